@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dcc_lib: what every dcc congestion-control module shares in the kernel.
+ *
+ *  - sample extraction: dcc_sample_get() turns what cong_control receives
+ *    (rate_sample + tcp_sock) into one clean per-ACK sample, or says why
+ *    there is none;
+ *  - rate application: dcc_pacing_init() requests internal pacing the way
+ *    tcp_bbr does (no fq qdisc needed) and dcc_apply() writes the pacing
+ *    rate and the cwnd cap derived from it;
+ *  - validated module parameters: dcc_param_ops_range for u32 knobs with
+ *    a [min, max] that rejects anything else with -EINVAL;
+ *  - the plain-C math (bls.h, median.h, fixp.h), exported from the same
+ *    module.
+ *
+ * Time in this API is microseconds (u64, the tcp_mstamp clock) because
+ * that is what 6.1 gives a congestion-control module; rates are bytes/s.
+ */
+#ifndef _DCC_DCC_H
+#define _DCC_DCC_H
+
+#include <linux/moduleparam.h>
+#include <net/tcp.h>
+#include "compat.h"
+#include "fixp.h"
+#include "bls.h"
+#include "median.h"
+
+/* Why dcc_sample_get() rejected an ACK (bit set in sample->why). */
+enum dcc_sample_reject {
+	DCC_SAMPLE_NO_RTT = 1 << 0,	/* rtt_us < 0: nothing newly acked
+					 * with a usable send time (Karn) */
+	DCC_SAMPLE_RETRANS = 1 << 1,	/* sampled skb was retransmitted */
+	DCC_SAMPLE_DELAYED = 1 << 2,	/* receiver's delayed-ACK timer
+					 * likely inflated the RTT */
+	DCC_SAMPLE_NO_ACKED = 1 << 3,	/* pure dupack: nothing newly acked */
+};
+
+/* Policy flags for dcc_sample_get(). */
+#define DCC_SAMPLE_KEEP_DELAYED 1	/* keep rs->is_ack_delayed samples */
+
+/*
+ * One ACK, as the algorithms want it.  All times in us on the tcp_mstamp
+ * clock, so send/receive times share one clock and no sync is needed.
+ */
+struct dcc_sample {
+	u64 rx_us;	/* when this ACK was processed (the RX time source) */
+	u64 tx_us;	/* send time of the newest packet this ACK covers */
+	u32 rtt_us;	/* rx_us - tx_us */
+	u32 acked;	/* packets newly (S)ACKed by this ACK (>= 1 if valid) */
+	u32 acked_bytes;	/* acked * mss */
+	u32 infl_pkts;	/* packets delivered while the sampled packet was in
+			 * flight (tp->delivered at ACK minus at send):
+			 * the inflight it saw when sent, exact when the
+			 * flow is window-bound and loss-free */
+	u32 ce;		/* packets delivered CE-marked on this ACK */
+	u32 losses;	/* packets marked lost on this ACK */
+	u32 why;	/* 0 if valid, else DCC_SAMPLE_* reject bits */
+	bool app_limited;	/* sampled packet left with a bubble in the pipe */
+};
+
+/*
+ * Fill @s from this ACK.  Returns true when the sample carries a valid
+ * RTT/send time for the estimators; false (with s->why set) otherwise, in
+ * which case acked/ce/losses are still filled for bookkeeping.
+ */
+bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
+		    struct dcc_sample *s, u32 policy);
+
+/*
+ * The RX time source.  6.1 gives a CC module no access to the ACK skb, so
+ * this is tp->tcp_mstamp (software time when TCP processed the ACK).  A
+ * hardware/skb timestamp source would be added here and nowhere else.
+ */
+static inline u64 dcc_rx_time_us(const struct sock *sk)
+{
+	return tcp_sk(sk)->tcp_mstamp;
+}
+
+/* Base RTT: @param_us if non-zero, else tcp_min_rtt(), else srtt, else 0. */
+u32 dcc_base_rtt_us(const struct sock *sk, u32 param_us);
+
+/*
+ * Ask the stack to pace this socket itself (SK_PACING_NEEDED) unless fq
+ * already does (tcp_bbr's bbr_init pattern).  Call from init.
+ */
+void dcc_pacing_init(struct sock *sk);
+
+/* Floor for any cwnd dcc sets, packets (TSO/delayed-ACK safe). */
+#define DCC_MIN_CWND 2
+
+/*
+ * Apply a decision: pacing rate @rate_Bps (clamped to sk_max_pacing_rate,
+ * at least 1 packet per second) and cwnd = ceil(@cwnd_bytes / mss), clamped
+ * to [DCC_MIN_CWND, snd_cwnd_clamp].  Idempotent and cheap: call on every
+ * ACK.
+ */
+void dcc_apply(struct sock *sk, u64 rate_Bps, u64 cwnd_bytes);
+
+/*
+ * cwnd cap for a rate: rate * rtt * gain, gain in Q8 (256 = 1.0).  Before
+ * the first RTT sample (rtt_us == 0) returns the initial window
+ * (TCP_INIT_CWND packets of @mss) so nothing is ever zero.
+ */
+u64 dcc_cwnd_bytes(u64 rate_Bps, u32 rtt_us, u32 gain_q8, u32 mss);
+
+/* ---- validated u32 module parameters ---------------------------------- */
+
+struct dcc_param_range {
+	u32 *val;
+	u32 min, max;
+};
+
+/* kernel_param_ops whose .set parses a u32 and rejects it outside [min, max] */
+extern const struct kernel_param_ops dcc_param_ops_range;
+
+/*
+ * dcc_param_range(name, var, min, max, perm, desc): a module parameter
+ * backed by u32 @var that accepts only decimal values in [min, max];
+ * anything else (garbage, overflow, out of range) is refused with
+ * -EINVAL and @var keeps its old value.
+ */
+#define dcc_param_range(name, var, lo, hi, perm, desc)			\
+	static struct dcc_param_range __dcc_range_##name = {		\
+		.val = &(var), .min = (lo), .max = (hi) };		\
+	module_param_cb(name, &dcc_param_ops_range,			\
+			&__dcc_range_##name, perm);			\
+	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+
+#endif /* _DCC_DCC_H */

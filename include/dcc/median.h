@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Sliding-window median (and percentile) of the last H samples.
+ *
+ * MSwift and MNSCC replace the per-ACK delay with the median of the last
+ * H delays so that a minority of packets crossing congested paths cannot
+ * drive the controller (mswift-mnscc.txt, Thm 6); CCC/OSCAR can use a
+ * 3-tap median as a spike prefilter.
+ *
+ * The window keeps two arrays of the same capacity in caller-provided
+ * storage: a ring in arrival order and the same values sorted.  A push is a
+ * binary search plus a memmove of at most cap entries in each array (O(H)
+ * moves, no allocation, nothing sleeps); a median is O(1).  H may change
+ * from push to push (MSwift's H = W/2 follows cwnd): the window trims its
+ * oldest samples down to the requested H, and grows again as new samples
+ * arrive.
+ *
+ * Storage: u32 buf[2 * cap].  Small windows live inline in icsk_ca_priv
+ * (struct dcc_med4: cap 4, 36 bytes); large ones in a buffer the module
+ * allocates with GFP_NOWAIT in init and frees in release, falling back to
+ * an inline dcc_med4 when that allocation fails (see dcc.h).
+ */
+#ifndef _DCC_MEDIAN_H
+#define _DCC_MEDIAN_H
+
+#include "fixp.h"
+
+#define DCC_MED_CAP_MAX 1024
+
+struct dcc_medwin {
+	u16 cap;	/* capacity of each array in buf */
+	u16 n;		/* samples held, <= cap */
+	u16 head;	/* ring index of the oldest sample */
+	u16 pad;
+};
+
+/* Inline window of up to 4 samples (MNSCC's H <= 4, 3-tap prefilters). */
+struct dcc_med4 {
+	struct dcc_medwin w;
+	u32 buf[2 * 4];
+};
+
+/* @cap in 1..DCC_MED_CAP_MAX; @buf must hold 2 * cap u32. */
+void dcc_medwin_init(struct dcc_medwin *w, u16 cap);
+
+/*
+ * Push @v, then drop the oldest samples until at most @h remain
+ * (h is clamped to 1..cap).
+ */
+void dcc_medwin_push(struct dcc_medwin *w, u32 *buf, u32 v, u16 h);
+
+/*
+ * Median of the samples held: the middle one for odd n, the mean of the
+ * two middle ones (rounded down) for even n; 0 when empty.
+ */
+u32 dcc_medwin_median(const struct dcc_medwin *w, const u32 *buf);
+
+/*
+ * Nearest-rank percentile, @pct in 0..100 (0 = min, 100 = max,
+ * rank = ceil(pct/100 * n)); 0 when empty.
+ */
+u32 dcc_medwin_percentile(const struct dcc_medwin *w, const u32 *buf, u32 pct);
+
+static inline void dcc_med4_init(struct dcc_med4 *m)
+{
+	dcc_medwin_init(&m->w, 4);
+}
+
+static inline u32 dcc_med4_push(struct dcc_med4 *m, u32 v, u16 h)
+{
+	dcc_medwin_push(&m->w, m->buf, v, h);
+	return dcc_medwin_median(&m->w, m->buf);
+}
+
+/* Median of three, branch-light (3-tap spike filter). */
+static inline u32 dcc_med3(u32 a, u32 b, u32 c)
+{
+	u32 lo = min(a, b), hi = max(a, b);
+
+	return max(lo, min(hi, c));
+}
+
+#endif /* _DCC_MEDIAN_H */
