@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * OSCAR: O(1)-step convergence, delay-based congestion control
+ * (Zhang et al., "OSCAR: O(1)-Step Convergence And Readily-deployable
+ * Congestion Control", NSDI'26), for Linux as tcp_congestion_ops "oscar".
+ *
+ * Theory.  With a standing bottleneck queue, the RTT d reflects the
+ * aggregate window (d = sum(w)/mu when flows are window-bound) and the
+ * delay gradient g = dd/dt reflects the aggregate arrival rate
+ * (1 + g = sum(r)/mu when flows are rate-bound).  A multiplicative step
+ * whose factor comes from such a measurement of the aggregate lands every
+ * flow on target at once, whatever n is: scale windows by D_target/d, or
+ * rates by 1/(1 + g).  So OSCAR keeps one unified ratio u (a share of the
+ * line rate mu), sets
+ *
+ *	cwnd = min(u * D_target * mu, BDP_base),   pacing rate = u * mu,
+ *
+ * and every batch of ACKs (tau ~ RTT_base/2 of send time) recomputes u from
+ * the batch itself:
+ *
+ *	delay <= RTT_base + eps:  u += U_HAI			(empty queue)
+ *	else:  u_w = inflight / (delay * mu)			(delay -> window)
+ *	       u_r = rate / ((1 + g) * mu)			(gradient -> rate)
+ *	       u = delay < D_target ? max(u_w, u_r) : min(u_w, u_r)
+ *	       u += U_AI					(fairness)
+ *
+ * where delay, g, inflight and rate are the batch's mean RTT, least-squares
+ * slope of RTT over send time, mean inflight at send and send rate
+ * (dcc_lib's BLS estimator).  Because inflight and rate are those of the
+ * very packets that produced the signal, a stale signal re-applied to its
+ * stale state gives the same u again instead of compounding (no
+ * overreaction), which is what allows a multiplicative step every half
+ * RTT.  An imprecise signal only under-states its magnitude, hence max()
+ * when accelerating and min() when decelerating.  U_AI after every MIMD
+ * step raises Jain's index monotonically (Thm D.3).
+ *
+ * Paper symbol -> field:
+ *	u			oscar->u (Q20, 1.0 = OSCAR_U_ONE)
+ *	mu			oscar->mu_kbps (kbit/s; bytes/s = kbps * 125)
+ *	RTT_base		oscar->base_us
+ *	D_target		base_us * dt_pct / 100 (oscar_cfg())
+ *	tau			base_us * tau_pct / 100
+ *	U_AI, U_HAI, eps	oscar->u_ai, ->u_hai (Q20), ->eps_us
+ *	sendTs, recvTs		dcc_sample.tx_us, .rx_us (tcp_mstamp clock)
+ *	pktInfl			dcc_sample.infl_pkts (rs->delivered)
+ *	BE (Alg. 1)		oscar->bls (struct dcc_bls)
+ *
+ * What the paper leaves open, done as spec oscar.md recommends:
+ *  - loss/RTO/recovery: no loss-driven decrease (the paper has none); the
+ *    batch is reset on RTO since its samples span the stall (8-11);
+ *  - idle restart (CA_EVENT_TX_START): u is kept, the batch is reset so
+ *    no batch spans the idle gap (8-14); batches longer than 4 tau are
+ *    discarded as stale anyway (8-7);
+ *  - app-limited batches (most samples app-limited): u may rise, not fall
+ *    (8-12);
+ *  - mu: module parameter; 0 = estimate (see oscar_mu_observe());
+ *    RTT_base: parameter, else tcp_min_rtt() (8-9).
+ *
+ * All state lives in icsk_ca_priv; nothing here sleeps or allocates.
+ */
+#include <linux/module.h>
+#include <net/tcp.h>
+#include <linux/inet_diag.h>
+#include "dcc/dcc.h"
+#include "dcc/oscar.h"
+
+#define CREATE_TRACE_POINTS
+#include "oscar_trace.h"
+
+/* ---- tunables (validated; snapshotted per socket in oscar_init) ------- */
+
+static u32 line_rate_mbps;		/* mu; 0 = estimate */
+static u32 base_rtt_us;			/* 0 = tcp_min_rtt() */
+static u32 dtarget_pct = 150;		/* D_target = 1.5 RTT_base (Table 4) */
+static u32 tau_pct = 50;		/* tau = 0.5 RTT_base (4.4) */
+static u32 u_ai_ppm = 1000;		/* U_AI = 0.001 (Table 4) */
+static u32 u_hai_ppm = 10000;		/* U_HAI = 0.01 (Table 4) */
+static u32 u_min_ppm = 1000;		/* u floor 0.001 (artifact) */
+static u32 eps_us;			/* 0 = auto: max(2, RTT_base / 12) */
+static u32 hyst_us;			/* delta, 0 as the paper writes it */
+static u32 init_rate_mbps = 100;	/* estimate mode: mu before any sample */
+
+dcc_param_range(line_rate_mbps, line_rate_mbps, 0, 800000, 0644,
+		"bottleneck (line) rate mu in Mbit/s, 0 = estimate from delivery rate");
+dcc_param_range(base_rtt_us, base_rtt_us, 0, 1000000, 0644,
+		"base RTT in us, 0 = tcp_min_rtt() of each socket");
+dcc_param_range(dtarget_pct, dtarget_pct, 101, 1000, 0644,
+		"target delay D_target as % of the base RTT");
+dcc_param_range(tau_pct, tau_pct, 10, 200, 0644,
+		"batch length / control period tau as % of the base RTT");
+dcc_param_range(u_ai_ppm, u_ai_ppm, 0, 100000, 0644,
+		"additive increase U_AI per batch, ppm of mu");
+dcc_param_range(u_hai_ppm, u_hai_ppm, 0, 1000000, 0644,
+		"hyper additive increase U_HAI on an empty queue, ppm of mu");
+dcc_param_range(u_min_ppm, u_min_ppm, 1, 1000000, 0644,
+		"floor of the unified ratio u, ppm of mu");
+dcc_param_range(eps_us, eps_us, 0, 1000000, 0644,
+		"empty-queue margin epsilon in us, 0 = max(2, base RTT / 12)");
+dcc_param_range(hyst_us, hyst_us, 0, 65535, 0644,
+		"hysteresis delta on the accelerate test, us");
+dcc_param_range(init_rate_mbps, init_rate_mbps, 1, 800000, 0644,
+		"estimate mode only: mu in Mbit/s before any delivery-rate sample");
+
+/*
+ * Estimate mode (line_rate_mbps = 0): mu is the highest batch send rate
+ * any OSCAR socket on this host has measured, with 25% headroom, never
+ * below init_rate_mbps.  Host-wide so that all flows agree on mu (u is a
+ * share of it, and U_AI must be the same absolute step for fairness).
+ * Each batch's rate is at most u * mu <= mu, so the headroom lets mu grow
+ * by up to 1.25x per batch until the path, not mu, limits the rate; it
+ * never decreases while the module stays loaded.  Operators who know
+ * their line rate should set it: the paper assumes mu is known.
+ */
+static u32 oscar_mu_est_kbps;
+
+/* ---- per-socket state: 104 bytes, BUILD_BUG_ON'd ---------------------- */
+
+#define OSCAR_F_INITED	0x1
+#define OSCAR_F_AUTO_MU	0x2	/* mu estimated (line_rate_mbps = 0) */
+#define OSCAR_F_AUTO_BASE 0x4	/* RTT_base follows tcp_min_rtt() */
+
+struct oscar {
+	struct dcc_bls bls;	/* Alg. 1 batch sums (64 B) */
+	u32 u;			/* unified ratio, Q20 */
+	u32 base_us;		/* RTT_base in use */
+	u32 mu_kbps;		/* mu in kbit/s (<= 8e8 fits u32) */
+	u32 last_delay_us;	/* last batch mean delay (get_info) */
+	u32 u_ai;		/* snapshot, Q20 */
+	u32 u_hai;		/* snapshot, Q20 */
+	u32 u_min;		/* snapshot, Q20 */
+	u32 eps_us;		/* snapshot, 0 = auto */
+	u16 dt_pct;		/* snapshot */
+	u16 hyst_us;		/* snapshot */
+	u16 app_lim;		/* app-limited samples in the open batch */
+	u8 tau_pct;		/* snapshot */
+	u8 flags;		/* OSCAR_F_* */
+};
+
+/* mu as bytes/s: kbit/s * 125 (< 2^37 at 800 Gbit/s) */
+static u64 oscar_mu_Bps(const struct oscar *ca)
+{
+	return (u64)ca->mu_kbps * 125;
+}
+
+/* Resolve the law's inputs for this socket from its snapshot. */
+static void oscar_cfg(const struct oscar *ca, struct oscar_law_cfg *c)
+{
+	u32 base = max_t(u32, ca->base_us, 1);
+
+	c->mu_Bps = oscar_mu_Bps(ca);
+	c->base_us = base;
+	c->dt_us = (u32)div_u64((u64)base * ca->dt_pct, 100);
+	c->eps_us = ca->eps_us ? ca->eps_us : max_t(u32, 2, base / 12);
+	c->hyst_us = ca->hyst_us;
+	c->u_ai = ca->u_ai;
+	c->u_hai = ca->u_hai;
+	c->u_min = ca->u_min;
+}
+
+/* tau in us, never below 2 us (a batch needs spread in us send times) */
+static u32 oscar_tau_us(const struct oscar *ca)
+{
+	return max_t(u32, 2, (u32)div_u64((u64)ca->base_us * ca->tau_pct, 100));
+}
+
+static u32 oscar_mu_seed_kbps(void)
+{
+	u32 est = READ_ONCE(oscar_mu_est_kbps);
+	u32 floor = READ_ONCE(init_rate_mbps) * 1000;
+
+	return max(est, floor);
+}
+
+/* Estimate mode: fold a measured send rate into the host-wide mu. */
+static void oscar_mu_observe(struct oscar *ca, u64 rate_Bps)
+{
+	u64 kbps = div_u64(rate_Bps, 125) * 5 / 4;	/* 25% headroom */
+	u32 est;
+
+	if (!(ca->flags & OSCAR_F_AUTO_MU))
+		return;
+	kbps = min_t(u64, kbps, 800000000ULL);		/* 800 Gbit/s */
+	est = READ_ONCE(oscar_mu_est_kbps);
+	if (kbps > est)
+		WRITE_ONCE(oscar_mu_est_kbps, (u32)kbps);	/* racy max: benign */
+	ca->mu_kbps = max(ca->mu_kbps, oscar_mu_seed_kbps());
+}
+
+/* cwnd and pacing from u: idempotent, run on every ACK. */
+static void oscar_apply(struct sock *sk, struct oscar *ca)
+{
+	struct oscar_law_cfg c;
+
+	oscar_cfg(ca, &c);
+	dcc_apply(sk, oscar_rate(&c, ca->u), oscar_cwnd_bytes(&c, ca->u));
+}
+
+static void oscar_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct oscar *ca = inet_csk_ca(sk);
+	u32 mu = READ_ONCE(line_rate_mbps);
+	u32 base = READ_ONCE(base_rtt_us);
+
+	BUILD_BUG_ON(sizeof(struct oscar) > ICSK_CA_PRIV_SIZE);
+
+	*ca = (struct oscar){
+		.u = OSCAR_U_ONE,	/* start at line rate (4.6) */
+		.u_ai = OSCAR_PPM_TO_U(READ_ONCE(u_ai_ppm)),
+		.u_hai = OSCAR_PPM_TO_U(READ_ONCE(u_hai_ppm)),
+		.u_min = max_t(u32, 1, OSCAR_PPM_TO_U(READ_ONCE(u_min_ppm))),
+		.eps_us = READ_ONCE(eps_us),
+		.dt_pct = READ_ONCE(dtarget_pct),
+		.hyst_us = READ_ONCE(hyst_us),
+		.tau_pct = READ_ONCE(tau_pct),
+		.flags = OSCAR_F_INITED | (mu ? 0 : OSCAR_F_AUTO_MU) |
+			 (base ? 0 : OSCAR_F_AUTO_BASE),
+	};
+	ca->mu_kbps = mu ? mu * 1000 : oscar_mu_seed_kbps();
+	/* before any RTT sample: 1 ms, replaced as soon as one exists */
+	ca->base_us = dcc_base_rtt_us(sk, base) ?: USEC_PER_MSEC;
+
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
+	dcc_pacing_init(sk);
+	oscar_apply(sk, ca);
+}
+
+/* Auto base RTT follows tcp_min_rtt() (a windowed min, 300 s default). */
+static void oscar_update_base(struct sock *sk, struct oscar *ca)
+{
+	u32 b;
+
+	if (!(ca->flags & OSCAR_F_AUTO_BASE))
+		return;
+	b = dcc_base_rtt_us(sk, 0);
+	if (b)
+		ca->base_us = b;
+}
+
+/* One closed batch: Alg. 2 lines 4-13. */
+static void oscar_on_batch(struct sock *sk, struct oscar *ca,
+			   const struct dcc_bls_out *b)
+{
+	struct oscar_law_cfg c;
+	struct oscar_decision d;
+	bool app_limited = ca->app_lim * 2 > b->samples;
+
+	if (b->rate_Bps && !app_limited)
+		oscar_mu_observe(ca, b->rate_Bps);
+	oscar_cfg(ca, &c);
+	oscar_law_step(&c, b, ca->u, app_limited, &d);
+	ca->u = d.u;
+	ca->last_delay_us = (u32)min_t(u64, b->delay, U32_MAX);
+	ca->app_lim = 0;
+
+	oscar_apply(sk, ca);
+	trace_oscar_batch(sk, ca->last_delay_us, b->grad_q16, b->infl_bytes,
+			  b->rate_Bps, b->samples, d.u_w, d.u_r, d.u, d.branch,
+			  tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
+}
+
+static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
+{
+	struct oscar *ca = inet_csk_ca(sk);
+	struct dcc_sample s;
+	struct dcc_bls_out out;
+	struct dcc_bls_cfg cfg;
+	struct dcc_bls_sample bs;
+
+	if (unlikely(!(ca->flags & OSCAR_F_INITED))) {
+		/* cong_control before init (never seen; be safe): set up now */
+		oscar_init(sk);
+		return;
+	}
+
+	if (!dcc_sample_get(sk, rs, &s, 0))
+		goto apply;
+
+	oscar_update_base(sk, ca);
+	cfg = (struct dcc_bls_cfg){
+		.tau = oscar_tau_us(ca),
+		.stale = 0,			/* 4 tau */
+		.units_per_sec = DCC_USEC_PER_SEC,
+		.min_samples = 3,		/* Alg. 1 */
+		.bytes_per_pkt = tcp_sk(sk)->mss_cache,
+		.shift = dcc_bls_shift_for(oscar_tau_us(ca)),
+	};
+	bs = (struct dcc_bls_sample){
+		.send_ts = s.tx_us,
+		.delay = s.rtt_us,
+		.pkts = s.acked,
+		.infl = s.infl_pkts,
+	};
+	if (s.app_limited && ca->app_lim < U16_MAX)
+		ca->app_lim++;
+	if (dcc_bls_add(&ca->bls, &cfg, &bs, &out)) {
+		oscar_on_batch(sk, ca, &out);
+		return;
+	}
+apply:
+	oscar_apply(sk, ca);
+}
+
+static void oscar_reset_batch(struct oscar *ca)
+{
+	dcc_bls_reset(&ca->bls);
+	ca->app_lim = 0;
+}
+
+static void oscar_set_state(struct sock *sk, u8 new_state)
+{
+	/* RTO: samples across the stall are stale; u is kept (spec 8-11) */
+	if (new_state == TCP_CA_Loss)
+		oscar_reset_batch(inet_csk_ca(sk));
+}
+
+static void oscar_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	/* restart after idle: no batch may span the gap (spec 8-14) */
+	if (ev == CA_EVENT_TX_START)
+		oscar_reset_batch(inet_csk_ca(sk));
+}
+
+static u32 oscar_ssthresh(struct sock *sk)
+{
+	/* no loss-driven multiplicative decrease in OSCAR */
+	return tcp_sk(sk)->snd_ssthresh;
+}
+
+static u32 oscar_undo_cwnd(struct sock *sk)
+{
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+/*
+ * ss -ti: reuses the BBR info layout, which ss prints in full:
+ *	bw		pacing rate u * mu (bytes/s)
+ *	mrtt		RTT_base (us)
+ *	pacing_gain	u (ss shows it / 256: 1.0 = line rate)
+ *	cwnd_gain	last batch delay / D_target (1.0 = on target)
+ */
+static size_t oscar_get_info(struct sock *sk, u32 ext, int *attr,
+			     union tcp_cc_info *info)
+{
+	const struct oscar *ca = inet_csk_ca(sk);
+	struct oscar_law_cfg c;
+	u64 bw;
+
+	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
+	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+
+	oscar_cfg(ca, &c);
+	bw = oscar_rate(&c, ca->u);
+	memset(&info->bbr, 0, sizeof(info->bbr));
+	info->bbr.bbr_bw_lo = (u32)bw;
+	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
+	info->bbr.bbr_min_rtt = ca->base_us;
+	info->bbr.bbr_pacing_gain = ca->u >> (OSCAR_U_SHIFT - 8);
+	info->bbr.bbr_cwnd_gain = c.dt_us ?
+		(u32)div_u64((u64)ca->last_delay_us << 8, c.dt_us) : 0;
+	*attr = INET_DIAG_BBRINFO;
+	return sizeof(info->bbr);
+}
+
+static struct tcp_congestion_ops tcp_oscar __read_mostly = {
+	.name		= "oscar",
+	.owner		= THIS_MODULE,
+	.init		= oscar_init,
+	.cong_control	= oscar_cong_control,
+	.ssthresh	= oscar_ssthresh,
+	.undo_cwnd	= oscar_undo_cwnd,
+	.set_state	= oscar_set_state,
+	.cwnd_event	= oscar_cwnd_event,
+	.get_info	= oscar_get_info,
+};
+
+static int __init oscar_register(void)
+{
+	return tcp_register_congestion_control(&tcp_oscar);
+}
+
+static void __exit oscar_unregister(void)
+{
+	tcp_unregister_congestion_control(&tcp_oscar);
+}
+
+module_init(oscar_register);
+module_exit(oscar_unregister);
+
+MODULE_AUTHOR("dcc developers");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("OSCAR: O(1)-step convergence delay-based congestion control (NSDI'26)");
