@@ -35,9 +35,9 @@ unit:
 	$(MAKE) -C selftests/unit run
 
 check:
-	tools/check
+	@tools/check
 
 bench:
-	tools/bench $(BENCH_ARGS)
+	@tools/bench $(BENCH_ARGS)
 
 .PHONY: all modules install modules_install clean unit check bench
