@@ -31,6 +31,10 @@
  * a delay may exceed y0 by 268 s; dcc_bls_shift_for() picks the shift that
  * keeps 4*tau inside X_MAX for ns timestamps or very long RTTs.
  *
+ * Range: a delay must stay below 2^32 << shift units (71 minutes in us,
+ * 4.29 s in ns at shift 0) because the batch offset y0 is a u32; the
+ * supported RTT range is 1 us .. 1 s.
+ *
  * Timestamps are u64 and compared by modular difference, so a wrap of the
  * caller's clock inside a batch is harmless.  A sample sent more than
  * X_MAX before the origin (clock step, reordering across batches) resets
@@ -44,6 +48,7 @@
 #define DCC_BLS_X_MAX (1LL << 22)
 #define DCC_BLS_Y_MAX (1LL << 28)
 #define DCC_BLS_N_MAX (1U << 12)
+#define DCC_BLS_SHIFT_MAX 40	/* cfg->shift above this is treated as 40 */
 #define DCC_BLS_PKTS_MAX (1U << 16)	/* per-sample packet count cap */
 #define DCC_BLS_INFL_MAX (1U << 24)	/* per-sample inflight cap, packets */
 /* |gradient| cap: Q16 value fits an s32 with room for the caller's 1+g. */
@@ -56,7 +61,8 @@ struct dcc_bls_cfg {
 	u64 units_per_sec;	/* caller time units per second (1e6 for us) */
 	u32 min_samples;	/* points needed to close (paper: 3; min 2) */
 	u32 bytes_per_pkt;	/* scales rate and inflight to bytes (mss) */
-	u8 shift;		/* x and y are >> shift before accumulation */
+	u8 shift;		/* x and y are >> shift before accumulation
+				 * (0..DCC_BLS_SHIFT_MAX; dcc_bls_shift_for()) */
 };
 
 struct dcc_bls_sample {

@@ -16,8 +16,14 @@ u8 dcc_bls_shift_for(u64 tau)
 {
 	u8 shift = 0;
 
-	/* keep a 4 * tau batch within X_MAX: (tau >> s) <= X_MAX / 4 */
-	while (shift < 40 && (tau >> shift) > (u64)DCC_BLS_X_MAX / 4)
+	/* 4 * tau, saturated: tau is a caller value, any u64 */
+	u64 t4 = tau > U64_MAX / 4 ? U64_MAX : 4 * tau;
+
+	/*
+	 * A batch of 4 * tau must give x = span >> shift <= X_MAX; test the
+	 * truncated value exactly as dcc_bls_add() computes it.
+	 */
+	while (shift < DCC_BLS_SHIFT_MAX && (t4 >> shift) > (u64)DCC_BLS_X_MAX)
 		shift++;
 	return shift;
 }
@@ -93,7 +99,7 @@ static void bls_close(struct dcc_bls *b, const struct dcc_bls_cfg *cfg,
 	u32 bpp = cfg->bytes_per_pkt;
 	s64 mean = (s64)b->y0 + bls_div_round(b->sy, b->n);
 
-	out->delay = mean > 0 ? (u64)mean << cfg->shift : 0;
+	out->delay = mean > 0 ? (u64)mean << min_t(u8, cfg->shift, DCC_BLS_SHIFT_MAX) : 0;
 	out->infl_bytes = dcc_mul_div(b->infl, bpp, b->pkts);
 	out->span = span;
 	out->samples = b->n;
@@ -140,7 +146,8 @@ bool dcc_bls_add(struct dcc_bls *b, const struct dcc_bls_cfg *cfg,
 	u32 min_n = clamp_val(cfg->min_samples, 2U, DCC_BLS_N_MAX);
 	u64 stale = cfg->stale ? cfg->stale : 4 * cfg->tau;
 	u64 span = s->send_ts - b->t0;	/* modular: wrap-safe */
-	s64 x = (s64)span >> cfg->shift;
+	u8 shift = min_t(u8, cfg->shift, DCC_BLS_SHIFT_MAX);
+	s64 x = (s64)span >> shift;
 
 	if (!b->started) {
 		/* the first sample only fixes the origin (Alg. 1 startTs) */
@@ -161,13 +168,13 @@ bool dcc_bls_add(struct dcc_bls *b, const struct dcc_bls_cfg *cfg,
 		 * computed (the artifact's 3-tau discard).  This sample's
 		 * x is out of range, so it counts towards the mean only.
 		 */
-		bls_accumulate(b, 0, s->delay >> cfg->shift, pkts, infl);
+		bls_accumulate(b, 0, s->delay >> shift, pkts, infl);
 		bls_close(b, cfg, span, true, out);
 		bls_restart(b, s->send_ts);
 		return true;
 	}
 
-	bls_accumulate(b, x, s->delay >> cfg->shift, pkts, infl);
+	bls_accumulate(b, x, s->delay >> shift, pkts, infl);
 
 	if ((x > 0 && span >= cfg->tau && b->n >= min_n) ||
 	    b->n >= DCC_BLS_N_MAX) {
