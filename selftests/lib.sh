@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# dcc selftests: common helpers (kselftest/KTAP conventions).  Source it:
+#
+#   source "$(dirname "$0")/lib.sh"
+#
+# KTAP output
+#   ktap_print_header            "TAP version 13" (once)
+#   ktap_set_plan N              "1..N"
+#   ktap_test_pass  "desc"       "ok N desc"
+#   ktap_test_fail  "desc"       "not ok N desc"
+#   ktap_test_skip  "desc"       "ok N desc # SKIP"
+#   ktap_test_result "desc" CMD...   pass/fail by CMD's exit status
+#   ktap_skip_all "reason"       plan 1..0 with a SKIP reason, exit 4
+#   ktap_finished                totals, then exit: 1 if anything failed or the
+#                                number of results differs from the plan,
+#                                4 (KSFT_SKIP) if all results were skips,
+#                                else 0
+# Requirements (each skips the whole test, exit 4, when not met)
+#   require_root, require_cmd CMD..., require_module NAME (modprobe NAME)
+# Logging (KTAP diagnostics, "# ..." on stdout)
+#   log_info MSG, log_warn MSG, log_debug MSG (only with DCC_VERBOSE=1),
+#   log_cmd CMD...  (run CMD, its output as diagnostics, return its status)
+# Results
+#   dcc_result KEY VALUE   appends "TEST<TAB>KEY<TAB>VALUE" to
+#                          $DCC_OUT/results.tsv (TEST = script name without .sh)
+# Numbers (awk; operands may be floats)
+#   fge A B, fgt A B, fle A B, flt A B   compare, exit status 0 if true
+#   fcalc EXPR                          prints EXPR evaluated by awk (%.6g)
+#   fround EXPR [DIGITS]                prints EXPR rounded (default 2 digits)
+# Kernel log
+#   dmesg_mark                remember the current end of dmesg
+#   check_dmesg_clean [all]   0 if no WARNING/BUG/Oops/... since dmesg_mark (or
+#                             in the whole log with "all" or without a mark);
+#                             prints the offending lines as diagnostics
+# Cleanup
+#   dcc_on_exit CMD...        run CMD at exit (LIFO); one EXIT trap for all
+#
+# Also sets DCC_SELFTESTS_DIR (this directory) and DCC_TEST_NAME.
+# Environment: DCC_OUT (results dir, default /tmp/dcc-out), DCC_VERBOSE,
+# DCC_IN_VM (set by tools/vmtest), DCC_REQUIRE_MODULES.
+
+[[ -n ${_DCC_LIB_SH:-} ]] && return 0
+_DCC_LIB_SH=1
+
+export LC_ALL=C
+KSFT_PASS=0
+KSFT_FAIL=1
+export KSFT_XFAIL=2 KSFT_XPASS=3
+KSFT_SKIP=4
+
+DCC_OUT=${DCC_OUT:-/tmp/dcc-out}
+mkdir -p "$DCC_OUT" 2>/dev/null || true
+DCC_TEST_NAME=${DCC_TEST_NAME:-$(basename "${0%.sh}")}
+export DCC_SELFTESTS_DIR
+DCC_SELFTESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+KTAP_TESTNO=0
+KTAP_PLAN=
+KTAP_CNT_PASS=0
+KTAP_CNT_FAIL=0
+KTAP_CNT_SKIP=0
+
+KTAP_HEADER_DONE=0
+ktap_print_header() {
+	((KTAP_HEADER_DONE)) && return 0
+	KTAP_HEADER_DONE=1
+	echo "TAP version 13"
+}
+
+ktap_set_plan() {
+	KTAP_PLAN=$1
+	echo "1..$1"
+}
+
+ktap_skip_all() {
+	ktap_print_header
+	echo "1..0 # SKIP $*"
+	exit "$KSFT_SKIP"
+}
+
+ktap_test_pass() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_CNT_PASS=$((KTAP_CNT_PASS + 1))
+	echo "ok $KTAP_TESTNO $*"
+}
+
+ktap_test_fail() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_CNT_FAIL=$((KTAP_CNT_FAIL + 1))
+	echo "not ok $KTAP_TESTNO $*"
+}
+
+ktap_test_skip() {
+	KTAP_TESTNO=$((KTAP_TESTNO + 1))
+	KTAP_CNT_SKIP=$((KTAP_CNT_SKIP + 1))
+	echo "ok $KTAP_TESTNO $* # SKIP"
+}
+
+# ktap_test_result "desc" CMD...: pass if CMD succeeds
+ktap_test_result() {
+	local desc=$1
+	shift
+	if "$@"; then ktap_test_pass "$desc"; else ktap_test_fail "$desc"; fi
+}
+
+ktap_print_totals() {
+	echo "# Totals: pass:$KTAP_CNT_PASS fail:$KTAP_CNT_FAIL xfail:0 xpass:0 skip:$KTAP_CNT_SKIP error:0"
+}
+
+ktap_finished() {
+	ktap_print_totals
+	if [[ -n $KTAP_PLAN && $KTAP_TESTNO -ne $KTAP_PLAN ]]; then
+		echo "# planned $KTAP_PLAN tests but ran $KTAP_TESTNO"
+		exit "$KSFT_FAIL"
+	fi
+	if ((KTAP_CNT_FAIL > 0)); then
+		exit "$KSFT_FAIL"
+	elif ((KTAP_CNT_PASS == 0 && KTAP_CNT_SKIP > 0)); then
+		exit "$KSFT_SKIP"
+	fi
+	exit "$KSFT_PASS"
+}
+
+# ---- logging --------------------------------------------------------------
+log_info() { echo "# $*"; }
+log_warn() { echo "# WARN: $*"; }
+log_debug() { [[ ${DCC_VERBOSE:-0} == 1 ]] && echo "# debug: $*"; return 0; }
+log_cmd() {
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	[[ -n $out ]] && sed 's/^/#   /' <<<"$out"
+	return "$rc"
+}
+
+# ---- requirements (skip the whole test) -----------------------------------
+require_root() {
+	[[ $(id -u) -eq 0 ]] || ktap_skip_all "needs root"
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || ktap_skip_all "missing command: $c"
+	done
+}
+
+require_module() {
+	modprobe -q "$1" 2>/dev/null || ktap_skip_all "module $1 not available"
+}
+
+# ---- results ----------------------------------------------------------------
+dcc_result() {
+	local key=$1
+	shift
+	printf '%s\t%s\t%s\n' "$DCC_TEST_NAME" "$key" "$*" >>"$DCC_OUT/results.tsv"
+	log_info "result: $key = $*"
+}
+
+# ---- float helpers ------------------------------------------------------------
+fge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
+fgt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+fle() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+flt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
+fcalc() { awk "BEGIN { printf \"%.6g\n\", ($*) }"; }
+fround() { awk "BEGIN { printf \"%.${2:-2}f\n\", ($1) }"; }
+
+# ---- dmesg ----------------------------------------------------------------------
+DCC_DMESG_BAD='WARNING:|BUG:|Oops|general protection|Call Trace|UBSAN|KASAN|kmemleak|refcount_t'
+_DCC_DMESG_MARK=
+
+dmesg_mark() { _DCC_DMESG_MARK=$(dmesg 2>/dev/null | wc -l); }
+
+check_dmesg_clean() {
+	local from=1 bad
+	[[ ${1:-} != all && -n $_DCC_DMESG_MARK ]] && from=$((_DCC_DMESG_MARK + 1))
+	bad=$(dmesg 2>/dev/null | tail -n +"$from" | grep -a -E "$DCC_DMESG_BAD")
+	if [[ -n $bad ]]; then
+		sed 's/^/# dmesg: /' <<<"$bad" | head -n 60
+		return 1
+	fi
+	return 0
+}
+
+# ---- cleanup ----------------------------------------------------------------------
+_DCC_EXIT_CMDS=()
+_dcc_run_exit() {
+	local rc=$? i
+	trap - EXIT
+	for ((i = ${#_DCC_EXIT_CMDS[@]} - 1; i >= 0; i--)); do
+		eval "${_DCC_EXIT_CMDS[i]}" || true
+	done
+	exit "$rc"
+}
+dcc_on_exit() {
+	_DCC_EXIT_CMDS+=("$*")
+	trap _dcc_run_exit EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
