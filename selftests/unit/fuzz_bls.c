@@ -28,7 +28,7 @@
  *           against log2l.
  *
  * Delays are kept below 2^32 << shift: the estimator keeps the batch's
- * first delay (y0) in a u32 of shifted units, a limit bls.h does not state
+ * first delay (y0) in a u32 of shifted units, a limit bls.h states
  * (see the unit test "delays beyond 2^32 units").
  */
 #include <math.h>
@@ -114,11 +114,17 @@ static u32 pk_hi(u32 p)
 	return p < 1 ? 1 : pk_lo(p);
 }
 
+/* the estimator treats cfg->shift above DCC_BLS_SHIFT_MAX as the maximum */
+static u8 eff_shift(const struct dcc_bls_cfg *c)
+{
+	return c->shift < DCC_BLS_SHIFT_MAX ? c->shift : DCC_BLS_SHIFT_MAX;
+}
+
 HARNESS static void check_batch(const struct model *m, const struct dcc_bls_out *o,
 			int want_stale, s64 x_last, u64 span_last)
 {
 	const struct dcc_bls_cfg *c = &m->cfg;
-	u8 s = c->shift;
+	u8 s = eff_shift(c);
 	u64 lo = 0, hi = 0, dmin = U64_MAX, dmax = 0;
 	u64 y0s = batch[0].delay >> s;
 	int clamped = y0s > U32_MAX;
@@ -252,7 +258,7 @@ HARNESS static void model_add(struct model *m, u64 ts, u64 delay, u32 pkts, u32 
 	};
 	struct dcc_bls_out o;
 	u64 span = ts - m->t0;
-	s64 x = (s64)span >> m->cfg.shift;
+	s64 x = (s64)span >> eff_shift(&m->cfg);
 	int origin = !m->started || x < -DCC_BLS_X_MAX;
 	int want_stale = 0, want_close = 0;
 	bool r;
@@ -302,10 +308,10 @@ static void fuzz_bls(struct rd *in)
 		  m.cfg.min_samples > DCC_BLS_N_MAX ? DCC_BLS_N_MAX :
 		  m.cfg.min_samples;
 	m.stale = m.cfg.stale ? m.cfg.stale : 4 * m.cfg.tau;
-	m.dlimit = m.cfg.shift >= 32 ? U64_MAX :
-		   ((u64)U32_MAX << m.cfg.shift) | ((1ULL << m.cfg.shift) - 1);
+	m.dlimit = eff_shift(&m.cfg) >= 32 ? U64_MAX :
+		   ((u64)U32_MAX << eff_shift(&m.cfg)) | ((1ULL << eff_shift(&m.cfg)) - 1);
 	ts = flags & 32 ? rd(in, 8) : (u64)0 - rd(in, 3);	/* near the wrap */
-	base = rd(in, 4) << (flags & 64 ? m.cfg.shift : 0);
+	base = rd(in, 4) << (flags & 64 ? eff_shift(&m.cfg) : 0);
 	seed = 0x9e3779b97f4a7c15ULL ^ ts;
 	dcc_bls_reset(&m.b);
 
