@@ -403,6 +403,14 @@ net_setup() {
 	return 0
 }
 
+net_quickack() {
+	local r
+	ip -n "$NET_NS_D" route show | grep -v '^local' | while read -r r; do
+		# shellcheck disable=SC2086
+		ip -n "$NET_NS_D" route change $r quickack 1 || return 1
+	done
+}
+
 net_qdisc_stats() { tc -n "$NET_NS_R" -s qdisc show dev "$NET_BN_DEV"; }
 
 # kill every process in our namespaces (they are all ours)

@@ -16,6 +16,10 @@
 #                      about 20 packets, ~0.24 BDP at 100 Mbit/s x 10 ms); 0 =
 #                      dctcp over the same drop-tail queue as the others (ECN
 #                      negotiated, never marked: it then behaves like reno)
+#   --quickack 0|1     receiver ACKs every segment, for every CC (default 1:
+#                      the datacenter transports the dcc algorithms come
+#                      from ACK per packet; delayed ACKs inflate a paced
+#                      flow's RTT samples by up to one packet gap)
 #   --out DIR          results (default $DCC_OUT/bench, DCC_OUT default /tmp/dcc-out)
 #
 # Scenario "steady": one long-lived flow of the CC alone through the
@@ -35,7 +39,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../selftests/net_lib.sh
 source "$root/selftests/net_lib.sh"
 
-scenario=steady ccs="cubic bbr dctcp" dur=10 reps=1 rate=100 rtt=10 limit='' dk=30000 out=''
+scenario=steady ccs="cubic bbr dctcp" dur=10 reps=1 rate=100 rtt=10 limit='' dk=30000 out='' quickack=1
 while (($#)); do
 	case $1 in
 	--scenario) scenario=$2; shift ;;
@@ -46,6 +50,7 @@ while (($#)); do
 	--rtt-ms) rtt=$2; shift ;;
 	--limit-pkts) limit=$2; shift ;;
 	--dctcp-k-bytes) dk=$2; shift ;;
+	--quickack) quickack=$2; shift ;;
 	--out) out=$2; shift ;;
 	-h | --help) sed -n '3,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bench-scenario: unknown option $1" >&2; exit 2 ;;
@@ -65,11 +70,15 @@ progress() { echo "[bench $(((${EPOCHREALTIME/./} - t_start) / 1000000))s] $*"; 
 scenario_steady() { # CC
 	local cc=$1 rep
 	local args=(--rate-mbit "$rate" --rtt-ms "$rtt" --dir "$out/.net-$cc")
+	# net_setup keeps its effective config in NET_*, which it also reads as
+	# defaults: reset what only dctcp sets, or it leaks into the next CC
+	NET_ECN=0 NET_ECN_K_BYTES=
 	[[ -n $limit ]] && args+=(--limit-pkts "$limit")
 	if [[ $cc == dctcp ]]; then
 		if [[ $dk != 0 ]]; then args+=(--ecn-k-bytes "$dk"); else args+=(--ecn); fi
 	fi
 	net_setup "${args[@]}" || return 1
+	if [[ $quickack == 1 ]]; then net_quickack || return 1; fi
 	for ((rep = 1; rep <= reps; rep++)); do
 		progress "$scenario $cc rep $rep/$reps: $dur s"
 		net_new_run "$out/$cc/$rep"
