@@ -403,6 +403,13 @@ net_setup() {
 	return 0
 }
 
+net_run_single() { # CC DUR SKIP
+	local st
+	net_run_flows --cc "$1" --n 1 --duration "$2" || log_warn "the flow reported a failure"
+	st=$(awk -F'\t' '{ print $5 }' "$NET_RUN/flows.tsv")
+	net_summarize --window "$(fcalc "$st + $3")" "$(fcalc "$st + $2")"
+}
+
 net_quickack() {
 	local r
 	ip -n "$NET_NS_D" route show | grep -v '^local' | while read -r r; do

@@ -64,14 +64,12 @@ fi
 
 # 2. one cubic flow; the window skips slow start (first 3 s)
 for ((a = 1; a <= ATTEMPTS; a++)); do
-	net_run_flows --cc cubic --n 1 --duration "$DUR" || log_warn "the flow reported a failure"
-	st=$(awk -F'\t' '{ print $5 }' "$NET_RUN/flows.tsv")
-	t1=$(fcalc "$st + 3") t2=$(fcalc "$st + $DUR")
-	net_summarize --window "$t1" "$t2"
+	net_run_single cubic "$DUR" 3
 	log_info "attempt $a: $(net_summary_line)"
 	util=$(net_get util_pct)
 	fge "$util" "$MIN_UTIL" && break
 done
+t1=$(net_get window_t1) t2=$(net_get window_t2)
 log_cmd net_qdisc_stats
 dcc_result util_attempts "$((a > ATTEMPTS ? ATTEMPTS : a))"
 dcc_result throughput_mbit "$(fround "$(net_get agg_window_throughput_bps) / 1e6" 2)"
