@@ -53,19 +53,26 @@ oscar_report() { # PREFIX
 	echo
 }
 
-# OSCAR's fairness on Linux is issue 3's open item: per-flow batches of a
-# slow flow hold few samples, its rate estimate is noisy, and min(u_w, u_r)
-# when decelerating turns that noise into a downward bias that U_AI does not
-# outweigh, so some runs end with flows trapped at a low rate (incast:
-# 5 of 8 flows at 4 Mbit/s; two flows: Jain 0.93..0.99).  Until that is
-# fixed these checks report "# TODO" instead of failing; a pass is a pass.
-OSC_FAIR_ISSUE="issue 3: OSCAR fairness on Linux (noisy per-batch rate of slow flows)"
-oscar_fair_check() { # DESC CMD...
-	local desc=$1
-	shift
+# Known gaps of issue 3 (open): a check that fails reports "# TODO issue 3:
+# REASON" instead of failing the run; a pass is a pass.  Thresholds are the
+# issue's, unchanged.
+#  - fairness: fixed in the model and in most VM runs by min_samples = 16
+#    (slow flows' 3-sample batches gave noisy rates that min(u_w, u_r) turned
+#    into a downward bias: incast Jain 0.52-0.54 -> 0.99), kept visible until
+#    it holds run after run;
+#  - spurious retransmissions in the incast (zero bottleneck drops, one
+#    segment resent ~1 s in): Linux's loss probes, not yet explained.
+oscar_known_gap() { # DESC REASON CMD...
+	local desc=$1 why=$2
+	shift 2
 	if "$@"; then
 		ktap_test_pass "$desc"
 	else
-		ktap_test_xfail "$desc" "$OSC_FAIR_ISSUE"
+		ktap_test_xfail "$desc" "issue 3: $why"
 	fi
+}
+oscar_fair_check() { # DESC CMD...
+	local desc=$1
+	shift
+	oscar_known_gap "$desc" "OSCAR fairness on Linux (noisy per-batch rate of slow flows)" "$@"
 }

@@ -41,11 +41,11 @@ bad_write_refused() { # PARAM VALUE
 all_refused=1
 for bad in "tau_pct 5" "tau_pct 201" "dtarget_pct 100" "line_rate_mbps 800001" \
 	   "u_min_ppm 0" "u_ai_ppm -1" "eps_us abc" "hyst_us 65536" "base_rtt_us 1000001" \
-	   "u_hai_ppm 99999999999"; do
+	   "u_hai_ppm 99999999999" "min_samples 2" "min_samples 256" "eps_us 65536"; do
 	bad_write_refused $bad || all_refused=0
 done
 if [[ $all_refused == 1 ]]; then
-	ktap_test_pass "10 out-of-range/garbage tunable writes refused, values unchanged"
+	ktap_test_pass "13 out-of-range/garbage tunable writes refused, values unchanged"
 else
 	ktap_test_fail "out-of-range/garbage tunable writes refused, values unchanged"
 fi

@@ -20,6 +20,17 @@
 #define OSCAR_U_SHIFT 20
 #define OSCAR_U_ONE (1U << OSCAR_U_SHIFT)
 #define OSCAR_PPM_TO_U(ppm) ((u32)(((u64)(ppm) << OSCAR_U_SHIFT) / 1000000))
+/*
+ * Samples (ACKs) a batch needs before it may close.  Alg. 1 says 3 ("to
+ * avoid tiny denominators"); with software timestamps a slow flow's 3-sample
+ * batch gives a noisy rate, and min(u_w, u_r) when decelerating turns that
+ * noise into a downward bias that traps slow flows (8-flow incast under
+ * +-300 us noise: Jain 0.59 with 3, 0.97 with 16, in test_oscar_law; the
+ * same trap in the VM).  16 leaves fast flows' batches at tau and stretches
+ * slow flows' to 16 ACKs.  Module parameter min_samples; 3 = paper.
+ */
+#define OSCAR_MIN_SAMPLES_DEFAULT 16
+
 /* gradient floor -0.9 in Q16 (artifact): at most a 10x rate increase */
 #define OSCAR_GRAD_FLOOR_Q16 (-58982)
 

@@ -41,6 +41,7 @@
  *	D_target		base_us * dt_pct / 100 (oscar_cfg())
  *	tau			base_us * tau_pct / 100
  *	U_AI, U_HAI, eps	oscar->u_ai, ->u_hai (Q20), ->eps_us
+ *	"counts >= 3" (Alg. 1)	oscar->min_samples (default 16, see oscar.h)
  *	sendTs, recvTs		dcc_sample.tx_us, .rx_us (tcp_mstamp clock)
  *	pktInfl			dcc_sample.infl_pkts (rs->delivered)
  *	BE (Alg. 1)		oscar->bls (struct dcc_bls)
@@ -79,6 +80,7 @@ static u32 u_min_ppm = 1000;		/* u floor 0.001 (artifact) */
 static u32 eps_us;			/* 0 = auto: max(2, RTT_base / 12) */
 static u32 hyst_us;			/* delta, 0 as the paper writes it */
 static u32 init_rate_mbps = 100;	/* estimate mode: mu before any sample */
+static u32 min_samples = OSCAR_MIN_SAMPLES_DEFAULT;	/* see oscar.h */
 
 dcc_param_range(line_rate_mbps, line_rate_mbps, 0, 800000, 0644,
 		"bottleneck (line) rate mu in Mbit/s, 0 = estimate from delivery rate");
@@ -94,12 +96,14 @@ dcc_param_range(u_hai_ppm, u_hai_ppm, 0, 1000000, 0644,
 		"hyper additive increase U_HAI on an empty queue, ppm of mu");
 dcc_param_range(u_min_ppm, u_min_ppm, 1, 1000000, 0644,
 		"floor of the unified ratio u, ppm of mu");
-dcc_param_range(eps_us, eps_us, 0, 1000000, 0644,
+dcc_param_range(eps_us, eps_us, 0, 65535, 0644,
 		"empty-queue margin epsilon in us, 0 = max(2, base RTT / 12)");
 dcc_param_range(hyst_us, hyst_us, 0, 65535, 0644,
 		"hysteresis delta on the accelerate test, us");
 dcc_param_range(init_rate_mbps, init_rate_mbps, 1, 800000, 0644,
 		"estimate mode only: mu in Mbit/s before any delivery-rate sample");
+dcc_param_range(min_samples, min_samples, 3, 255, 0644,
+		"ACKs a batch needs before it closes (paper: 3; 16 resists timestamp noise)");
 
 /*
  * Estimate mode (line_rate_mbps = 0): mu is the highest batch send rate
@@ -128,7 +132,9 @@ struct oscar {
 	u32 u_ai;		/* snapshot, Q20 */
 	u32 u_hai;		/* snapshot, Q20 */
 	u32 u_min;		/* snapshot, Q20 */
-	u32 eps_us;		/* snapshot, 0 = auto */
+	u16 eps_us;		/* snapshot, 0 = auto */
+	u8 min_samples;		/* snapshot */
+	u8 pad;
 	u16 dt_pct;		/* snapshot */
 	u16 hyst_us;		/* snapshot */
 	u16 app_lim;		/* app-limited samples in the open batch */
@@ -210,6 +216,7 @@ static void oscar_init(struct sock *sk)
 		.u_hai = OSCAR_PPM_TO_U(READ_ONCE(u_hai_ppm)),
 		.u_min = max_t(u32, 1, OSCAR_PPM_TO_U(READ_ONCE(u_min_ppm))),
 		.eps_us = READ_ONCE(eps_us),
+		.min_samples = READ_ONCE(min_samples),
 		.dt_pct = READ_ONCE(dtarget_pct),
 		.hyst_us = READ_ONCE(hyst_us),
 		.tau_pct = READ_ONCE(tau_pct),
@@ -281,7 +288,7 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 		.tau = oscar_tau_us(ca),
 		.stale = 0,			/* 4 tau */
 		.units_per_sec = DCC_USEC_PER_SEC,
-		.min_samples = 3,		/* Alg. 1 */
+		.min_samples = ca->min_samples,	/* Alg. 1: 3; see oscar.h */
 		.bytes_per_pkt = tcp_sk(sk)->mss_cache,
 		.shift = dcc_bls_shift_for(oscar_tau_us(ca)),
 	};
