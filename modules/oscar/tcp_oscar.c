@@ -273,6 +273,7 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	struct dcc_bls_out out;
 	struct dcc_bls_cfg cfg;
 	struct dcc_bls_sample bs;
+	u32 tau;
 
 	if (unlikely(!(ca->flags & OSCAR_F_INITED))) {
 		/* cong_control before init (never seen; be safe): set up now */
@@ -284,13 +285,14 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 		goto apply;
 
 	oscar_update_base(sk, ca);
+	tau = oscar_tau_us(ca);
 	cfg = (struct dcc_bls_cfg){
-		.tau = oscar_tau_us(ca),
+		.tau = tau,
 		.stale = 0,			/* 4 tau */
 		.units_per_sec = DCC_USEC_PER_SEC,
 		.min_samples = ca->min_samples,	/* Alg. 1: 3; see oscar.h */
 		.bytes_per_pkt = tcp_sk(sk)->mss_cache,
-		.shift = dcc_bls_shift_for(oscar_tau_us(ca)),
+		.shift = dcc_bls_shift_for(tau),
 	};
 	bs = (struct dcc_bls_sample){
 		.send_ts = s.tx_us,
