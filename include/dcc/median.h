@@ -18,7 +18,7 @@
  * Storage: u32 buf[2 * cap].  Small windows live inline in icsk_ca_priv
  * (struct dcc_med4: cap 4, 36 bytes); large ones in a buffer the module
  * allocates with GFP_NOWAIT in init and frees in release, falling back to
- * an inline dcc_med4 when that allocation fails (see dcc.h).
+ * a 3-sample inline window when that allocation fails (struct dcc_medbuf).
  */
 #ifndef _DCC_MEDIAN_H
 #define _DCC_MEDIAN_H
@@ -71,6 +71,39 @@ static inline u32 dcc_med4_push(struct dcc_med4 *m, u32 v, u16 h)
 	dcc_medwin_push(&m->w, m->buf, v, h);
 	return dcc_medwin_median(&m->w, m->buf);
 }
+
+/*
+ * A window whose storage lives outside icsk_ca_priv (MSwift's H up to 128):
+ * dcc_medbuf_init() allocates 2 * cap u32 with GFP_NOWAIT | __GFP_NOWARN
+ * (init may run in softirq on a passive open; nothing may sleep) and, if
+ * that fails, falls back to the inline 3-sample window (a 3-tap median:
+ * degraded, still robust to one outlier in three).  dcc_medbuf_release()
+ * frees it and is safe on a zero-filled struct whose init never ran
+ * (release also runs for sockets closed before init).  40 bytes.
+ */
+#define DCC_MEDBUF_FALLBACK 3
+
+struct dcc_medbuf {
+	struct dcc_medwin w;
+	u32 *buf;			/* heap storage, or fb */
+	u32 fb[2 * DCC_MEDBUF_FALLBACK];
+};
+
+/* 0 on success; -ENOMEM (12) when the fallback window is in use. */
+int dcc_medbuf_init(struct dcc_medbuf *m, u16 cap);
+void dcc_medbuf_release(struct dcc_medbuf *m);
+
+/* Push @v (window trimmed to @h, clamped to the capacity), return the median. */
+static inline u32 dcc_medbuf_push(struct dcc_medbuf *m, u32 v, u16 h)
+{
+	dcc_medwin_push(&m->w, m->buf, v, h);
+	return dcc_medwin_median(&m->w, m->buf);
+}
+
+#ifndef __KERNEL__
+/* userspace tests: make the next N dcc_medbuf_init() allocations fail */
+extern int dcc_medbuf_fail_allocs;
+#endif
 
 /* Median of three, branch-light (3-tap spike filter). */
 static inline u32 dcc_med3(u32 a, u32 b, u32 c)

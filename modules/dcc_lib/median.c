@@ -6,12 +6,34 @@
  * buf[0 .. cap)       ring, arrival order; ring[head] is the oldest
  * buf[cap .. 2*cap)   the same n values, sorted ascending
  */
+#include "dcc/median.h"
+
 #ifdef __KERNEL__
 #include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/errno.h>
+#define DCC_MED_ENOMEM ENOMEM
+static u32 *med_alloc(size_t n)
+{
+	/* softirq-safe, no warning splat on failure: the caller falls back */
+	return kmalloc_array(n, sizeof(u32), GFP_NOWAIT | __GFP_NOWARN);
+}
+#define med_free(p) kfree(p)
 #else
 #include <string.h>
+#include <stdlib.h>
+#define DCC_MED_ENOMEM 12
+int dcc_medbuf_fail_allocs;
+static u32 *med_alloc(size_t n)
+{
+	if (dcc_medbuf_fail_allocs > 0) {
+		dcc_medbuf_fail_allocs--;
+		return NULL;
+	}
+	return malloc(n * sizeof(u32));
+}
+#define med_free(p) free(p)
 #endif
-#include "dcc/median.h"
 
 void dcc_medwin_init(struct dcc_medwin *w, u16 cap)
 {
@@ -113,3 +135,26 @@ u32 dcc_medwin_percentile(const struct dcc_medwin *w, const u32 *buf, u32 pct)
 	return sorted[rank ? rank - 1 : 0];
 }
 DCC_EXPORT(dcc_medwin_percentile);
+
+int dcc_medbuf_init(struct dcc_medbuf *m, u16 cap)
+{
+	cap = clamp_val(cap, (u16)1, (u16)DCC_MED_CAP_MAX);
+	m->buf = cap > DCC_MEDBUF_FALLBACK ? med_alloc(2 * (size_t)cap) : NULL;
+	if (m->buf) {
+		dcc_medwin_init(&m->w, cap);
+		return 0;
+	}
+	m->buf = m->fb;
+	dcc_medwin_init(&m->w, min_t(u16, cap, DCC_MEDBUF_FALLBACK));
+	return cap > DCC_MEDBUF_FALLBACK ? -DCC_MED_ENOMEM : 0;
+}
+DCC_EXPORT(dcc_medbuf_init);
+
+void dcc_medbuf_release(struct dcc_medbuf *m)
+{
+	if (m->buf && m->buf != m->fb)
+		med_free(m->buf);
+	m->buf = NULL;
+	m->w.n = 0;
+}
+DCC_EXPORT(dcc_medbuf_release);

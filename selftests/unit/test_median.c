@@ -369,6 +369,60 @@ static void test_medwin_definitions(void)
 	tap_end();
 }
 
+/*
+ * dcc_medbuf: heap window (the kernel's GFP_NOWAIT buffer) matches the
+ * definition; a failed allocation falls back to a 3-sample window; release
+ * is safe on a zeroed struct and after a fallback (ASan: no bad free, no
+ * leak).
+ */
+/* sort-based median of any n (mean of the two middles, rounded down) */
+static u32 ref_median_sorted(u32 *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(u32), cmp_u32);
+	return n & 1 ? v[n / 2] : v[n / 2 - 1] + (v[n / 2] - v[n / 2 - 1]) / 2;
+}
+
+static void test_medbuf(void)
+{
+	struct dcc_medbuf m, z = { 0 };
+	u32 hist[128];
+	int n = 0;
+
+	tap_begin("medbuf: heap window == definition; failed alloc -> 3-tap fallback; safe release");
+	CHECK(dcc_medbuf_init(&m, 128) == 0 && m.buf != m.fb && m.w.cap == 128,
+	      "init cap 128: buf %p fb %p cap %u", (void *)m.buf, (void *)m.fb, m.w.cap);
+	for (int i = 0; i < 5000; i++) {
+		u32 v = (u32)rnd_range(0, 1000), h = (u32)rnd_range(1, 128);
+		u32 got = dcc_medbuf_push(&m, v, (u16)h);
+		u32 last[128];
+		int k;
+
+		hist[n % 128] = v;
+		n++;
+		/* the window holds at most h of the newest samples; trimming
+		 * only drops, so its size is min(h, what it held + 1) */
+		k = m.w.n;
+		for (int j = 0; j < k; j++)
+			last[j] = hist[(n - k + j) % 128];
+		u32 want = ref_median_sorted(last, k);
+
+		CHECK(got == want, "push %d h %u n %d: got %u want %u", i, h, k, got, want);
+	}
+	dcc_medbuf_release(&m);
+	CHECK(m.buf == NULL, "release clears buf");
+
+	dcc_medbuf_fail_allocs = 1;
+	CHECK(dcc_medbuf_init(&m, 128) == -12 && m.buf == m.fb &&
+	      m.w.cap == DCC_MEDBUF_FALLBACK, "failed alloc: ret, fallback cap %u", m.w.cap);
+	dcc_medbuf_push(&m, 5, 128);
+	dcc_medbuf_push(&m, 1000000, 128);	/* one outlier in three */
+	CHECK(dcc_medbuf_push(&m, 7, 128) == 7, "fallback is a 3-tap median");
+	dcc_medbuf_release(&m);
+	dcc_medbuf_release(&z);		/* init never ran */
+	CHECK(z.buf == NULL, "release on a zeroed struct");
+	tap_end();
+}
+
 int main(void)
 {
 	static const u16 caps[] = { 1, 2, 3, 4, 7, 64, 128, 1024 };
@@ -380,5 +434,6 @@ int main(void)
 		test_medwin_random(caps[i], 100000);
 	test_med4_exhaustive();
 	test_med3_exhaustive();
+	test_medbuf();
 	return tap_done();
 }
