@@ -24,7 +24,7 @@ if command -v bpftrace >/dev/null; then
 	have_bt=1
 	# bpftrace compiles its script first: wait for the header (BEGIN)
 	for ((i = 0; i < 300; i++)); do
-		grep -q delay_us "$bt_out" && break
+		grep -qs delay_us "$bt_out" && break
 		sleep 0.2
 	done
 fi
