@@ -163,6 +163,24 @@ static void oscar_cfg(const struct oscar *ca, struct oscar_law_cfg *c)
 	c->u_min = ca->u_min;
 }
 
+/*
+ * A batch older than this is stale (spans an idle gap): 4 tau (artifact),
+ * or, for a flow too slow to collect min_samples ACKs in 4 tau, twice the
+ * time it needs for them at its current rate -- otherwise every batch of a
+ * slow flow would close stale and its rate loop would never act.
+ * rate >= mss bytes/s (dcc_apply's floor) bounds the result to ~2*255 s.
+ */
+static u32 oscar_stale_us(const struct oscar *ca, u32 tau, u32 mss)
+{
+	struct oscar_law_cfg c;
+	u64 need;
+
+	oscar_cfg(ca, &c);
+	need = dcc_mul_div((u64)2 * ca->min_samples * mss, DCC_USEC_PER_SEC,
+			   max_t(u64, oscar_rate(&c, ca->u), 1));
+	return (u32)min_t(u64, max_t(u64, 4ULL * tau, need), U32_MAX);
+}
+
 /* tau in us, never below 2 us (a batch needs spread in us send times) */
 static u32 oscar_tau_us(const struct oscar *ca)
 {
@@ -288,7 +306,7 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	tau = oscar_tau_us(ca);
 	cfg = (struct dcc_bls_cfg){
 		.tau = tau,
-		.stale = 0,			/* 4 tau */
+		.stale = oscar_stale_us(ca, tau, tcp_sk(sk)->mss_cache),
 		.units_per_sec = DCC_USEC_PER_SEC,
 		.min_samples = ca->min_samples,	/* Alg. 1: 3; see oscar.h */
 		.bytes_per_pkt = tcp_sk(sk)->mss_cache,
