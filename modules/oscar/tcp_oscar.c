@@ -170,14 +170,12 @@ static void oscar_cfg(const struct oscar *ca, struct oscar_law_cfg *c)
  * slow flow would close stale and its rate loop would never act.
  * rate >= mss bytes/s (dcc_apply's floor) bounds the result to ~2*255 s.
  */
-static u32 oscar_stale_us(const struct oscar *ca, u32 tau, u32 mss)
+static u32 oscar_stale_us(const struct oscar *ca,
+			  const struct oscar_law_cfg *c, u32 tau, u32 mss)
 {
-	struct oscar_law_cfg c;
-	u64 need;
+	u64 need = dcc_mul_div((u64)2 * ca->min_samples * mss, DCC_USEC_PER_SEC,
+			       max_t(u64, oscar_rate(c, ca->u), 1));
 
-	oscar_cfg(ca, &c);
-	need = dcc_mul_div((u64)2 * ca->min_samples * mss, DCC_USEC_PER_SEC,
-			   max_t(u64, oscar_rate(&c, ca->u), 1));
 	return (u32)min_t(u64, max_t(u64, 4ULL * tau, need), U32_MAX);
 }
 
@@ -211,18 +209,17 @@ static void oscar_mu_observe(struct oscar *ca, u64 rate_Bps)
 }
 
 /* cwnd and pacing from u: idempotent, run on every ACK. */
-static void oscar_apply(struct sock *sk, struct oscar *ca)
+static void oscar_apply(struct sock *sk, const struct oscar *ca,
+			const struct oscar_law_cfg *c)
 {
-	struct oscar_law_cfg c;
-
-	oscar_cfg(ca, &c);
-	dcc_apply(sk, oscar_rate(&c, ca->u), oscar_cwnd_bytes(&c, ca->u));
+	dcc_apply(sk, oscar_rate(c, ca->u), oscar_cwnd_bytes(c, ca->u));
 }
 
 static void oscar_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct oscar *ca = inet_csk_ca(sk);
+	struct oscar_law_cfg c;
 	u32 mu = READ_ONCE(line_rate_mbps);
 	u32 base = READ_ONCE(base_rtt_us);
 
@@ -247,7 +244,8 @@ static void oscar_init(struct sock *sk)
 
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
 	dcc_pacing_init(sk);
-	oscar_apply(sk, ca);
+	oscar_cfg(ca, &c);
+	oscar_apply(sk, ca, &c);
 }
 
 /* Auto base RTT follows tcp_min_rtt() (a windowed min, 300 s default). */
@@ -278,7 +276,7 @@ static void oscar_on_batch(struct sock *sk, struct oscar *ca,
 	ca->last_delay_us = (u32)min_t(u64, b->delay, U32_MAX);
 	ca->app_lim = 0;
 
-	oscar_apply(sk, ca);
+	oscar_apply(sk, ca, &c);	/* c was resolved after mu_observe */
 	trace_oscar_batch(sk, ca->last_delay_us, b->grad_q16, b->infl_bytes,
 			  b->rate_Bps, b->samples, d.u_w, d.u_r, d.u, d.branch,
 			  tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
@@ -291,6 +289,7 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	struct dcc_bls_out out;
 	struct dcc_bls_cfg cfg;
 	struct dcc_bls_sample bs;
+	struct oscar_law_cfg c;
 	u32 tau;
 
 	if (unlikely(!(ca->flags & OSCAR_F_INITED))) {
@@ -299,14 +298,17 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 		return;
 	}
 
-	if (!dcc_sample_get(sk, rs, &s, 0))
+	if (!dcc_sample_get(sk, rs, &s, 0)) {
+		oscar_cfg(ca, &c);
 		goto apply;
+	}
 
 	oscar_update_base(sk, ca);
+	oscar_cfg(ca, &c);	/* once per ACK: stale limit and apply share it */
 	tau = oscar_tau_us(ca);
 	cfg = (struct dcc_bls_cfg){
 		.tau = tau,
-		.stale = oscar_stale_us(ca, tau, tcp_sk(sk)->mss_cache),
+		.stale = oscar_stale_us(ca, &c, tau, tcp_sk(sk)->mss_cache),
 		.units_per_sec = DCC_USEC_PER_SEC,
 		.min_samples = ca->min_samples,	/* Alg. 1: 3; see oscar.h */
 		.bytes_per_pkt = tcp_sk(sk)->mss_cache,
@@ -325,7 +327,7 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 		return;
 	}
 apply:
-	oscar_apply(sk, ca);
+	oscar_apply(sk, ca, &c);
 }
 
 static void oscar_reset_batch(struct oscar *ca)
