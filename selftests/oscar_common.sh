@@ -33,13 +33,12 @@ oscar_require() {
 	dmesg_mark
 }
 
-# ACK every segment on the receiver (net_quickack).  OSCAR, like the RoCE
+# The scenario tests call net_quickack (ACK every segment).  OSCAR, like the RoCE
 # transports it was designed on, assumes one ACK per packet; a Linux
 # receiver delays ACKs, so a paced flow's RTT samples then include up to
 # one inter-packet gap (measured: 15.1 ms instead of 10.8 ms at 2 Mbit/s
 # over a 10 ms path), which the window loop reads as queue: the lower the
 # rate, the larger the phantom queue -- a downward spiral.
-oscar_quickack() { net_quickack; }
 
 # Log the run's aggregate figures (and keep them in results.tsv).
 oscar_report() { # PREFIX

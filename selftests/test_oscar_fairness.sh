@@ -19,7 +19,7 @@ ktap_set_plan 5
 JOIN=5 DUR2=16
 BOUND_S=8
 net_setup --rate-mbit "$OSC_RATE" --rtt-ms "$OSC_RTT" --limit-pkts 300
-oscar_quickack
+net_quickack
 net_start_flows --cc oscar --n 1 --duration $((JOIN + DUR2))
 sleep $JOIN
 net_start_flows --cc oscar --n 1 --duration $DUR2

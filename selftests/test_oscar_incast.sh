@@ -17,7 +17,7 @@ ktap_set_plan 6
 
 N=8 DUR=12
 net_setup --senders $N --rate-mbit "$OSC_RATE" --rtt-ms "$OSC_RTT" --limit-pkts 1000
-oscar_quickack
+net_quickack
 net_run_flows --cc oscar --n $N --duration $DUR || log_warn "a flow reported an error"
 net_summarize --window 3 $DUR
 oscar_report incast

@@ -12,7 +12,7 @@ ktap_set_plan 7
 DUR=12
 TR=/sys/kernel/tracing
 net_setup --rate-mbit "$OSC_RATE" --rtt-ms "$OSC_RTT" --limit-pkts 300
-oscar_quickack
+net_quickack
 echo >$TR/trace
 echo 8192 >$TR/buffer_size_kb
 echo 1 >$TR/events/oscar/oscar_batch/enable
