@@ -1,50 +1,77 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/bench-scenario.sh: run one benchmark scenario for a list of congestion
+# tools/bench-scenario.sh: run benchmark scenarios for a list of congestion
 # controls through the netns bottleneck of selftests/net_lib.sh.  Runs inside
-# the guest (root, netem): tools/vmtest -- tools/bench-scenario.sh [options]
+# the guest (root, netem); tools/bench starts it and analyses what it writes.
 #
-#   --scenario NAME    steady (default; the only one so far)
+#   --scenarios "A B"  any of: steady joinleave incast rttfair ecn spray cpu
+#                      (default: steady)
 #   --ccs "A B ..."    congestion controls (default: "cubic bbr dctcp")
-#   --duration S       seconds per run (default 10)
-#   --reps R           repetitions per CC (default 1)
+#   --duration S       seconds per run (steady, incast, rttfair, ecn, spray;
+#                      default 10)
+#   --phase S          join/leave: seconds per phase (default 3)
+#   --incast "N.."     incast fan-in degrees (default "4 16 64")
+#   --paths P          spraying: paths (default 4); cases K = 0..P/2 congested
+#   --cpu-hooks SPEC   cpu: per CC, the functions to time, "cc=f1,f2 cc2=..."
+#                      (f1: the hook called on every ACK; from tools/bench)
+#   --ecn-ccs "A.."    the CCs of --ccs that run the ECN scenario (default dctcp)
+#   --reps R           repetitions per CC and case (default 1)
 #   --rate-mbit R      bottleneck rate (default 100)
 #   --rtt-ms T         base RTT (default 10)
 #   --limit-pkts P     bottleneck queue limit (default: 1 BDP, at least 20)
-#   --dctcp-k-bytes K  RED CE-marking threshold used for dctcp (default 30000,
-#                      about 20 packets, ~0.24 BDP at 100 Mbit/s x 10 ms); 0 =
-#                      dctcp over the same drop-tail queue as the others (ECN
-#                      negotiated, never marked: it then behaves like reno)
+#   --dctcp-k-bytes K  RED CE-marking threshold used for dctcp in steady and
+#                      for every CC in ecn (default 30000, about 20 packets,
+#                      ~0.24 BDP at 100 Mbit/s x 10 ms); 0 = dctcp over the
+#                      same drop-tail queue as the others in steady
 #   --quickack 0|1     receiver ACKs every segment, for every CC (default 1:
 #                      the datacenter transports the dcc algorithms come
 #                      from ACK per packet; delayed ACKs inflate a paced
 #                      flow's RTT samples by up to one packet gap)
 #   --out DIR          results (default $DCC_OUT/bench, DCC_OUT default /tmp/dcc-out)
 #
-# Scenario "steady": one long-lived flow of the CC alone through the
-# bottleneck (rate R, base RTT T, FIFO queue of limit P packets, offloads off).
-# dctcp gets ECN on the endpoints and a RED queue with the same hard limit that
-# CE-marks above K bytes (what DCTCP is designed for); every other CC gets the
-# plain drop-tail FIFO.  A fresh topology per CC, reused for its repetitions.
+# Scenarios (one fresh topology per CC and case, reused for its repetitions):
+#   steady     one flow alone; dctcp on a RED CE-marking queue (what it is
+#              designed for), every other CC on the drop-tail FIFO
+#   joinleave  flows join and leave 1->2->4->8->4->1, one phase each (8 flows
+#              from one sender netns; flow 0 runs all 6 phases, flow 1 phases
+#              2-5, flows 2-3 phases 3-5, flows 4-7 phase 4)
+#   incast     N flows started together from min(N, 4) sender netns
+#   rttfair    two flows, base RTTs T and 2T (case 2x), T and 4T (case 4x);
+#              queue limit 1 BDP of the longer RTT
+#   ecn        two flows on a RED queue that CE-marks above K bytes, ECN on
+#   spray      one flow sprayed per packet over P paths, K = 0..P/2 of them
+#              congested (+base RTT of one-way delay: a congested path's RTT
+#              is 2x base); the rate limit after the paths stays the bottleneck
+#   cpu        during the steady runs (added if not selected), one bpftrace
+#              times every CC's per-ACK hooks (kprobe/kretprobe, guest
+#              clock) and, as a calibration, a near-empty kernel function
+#              (tcp_rack_advance) with the same probe pair; the data sender's
+#              sockets only; raw maps in DIR/cpu/bpftrace.txt
 #
-# Output: DIR/<cc>/<rep>/ with flows.csv, queue.csv, iperf.csv, summary.{tsv,json}
-# (see selftests/net_lib.sh), and DIR/summary.tsv, one row per run:
-#   scenario cc rep throughput_mbit util_pct mean_rtt_ms p99_rtt_ms
-#   mean_qdelay_ms retrans mean_backlog_pkts rate_mbit base_rtt_ms cc_ok drops marks
-# (throughput and the rest over the window from start+min(2 s, D/3) to the end;
-# mean_qdelay_ms = mean ss RTT - base RTT).  Exit 1 if any run failed.
+# Output: DIR/<scenario>/<cc>/<case>/<rep>/ (net_lib's run dir: flows.csv,
+# queue.csv, iperf.csv, summary.*, flow*.json, plus rx.csv: per-flow
+# receiver-side throughput "t,flow,bps", t = flow start + interval end), and
+# DIR/results.tsv, long format "scenario cc case rep metric value" (all
+# metrics computed from the run; tools/bench-report adds the time-series ones).
+# Exit 1 if any run failed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../selftests/net_lib.sh
 source "$root/selftests/net_lib.sh"
 
-scenario=steady ccs="cubic bbr dctcp" dur=10 reps=1 rate=100 rtt=10 limit='' dk=30000 out='' quickack=1
+scenarios=steady ccs="cubic bbr dctcp" dur=10 phase=3 incast="4 16 64" paths=4
+cpu_hooks='' ecn_ccs=dctcp reps=1 rate=100 rtt=10 limit='' dk=30000 out='' quickack=1
 while (($#)); do
 	case $1 in
-	--scenario) scenario=$2; shift ;;
+	--scenario | --scenarios) scenarios=$2; shift ;;
 	--ccs) ccs=$2; shift ;;
 	--duration) dur=$2; shift ;;
+	--phase) phase=$2; shift ;;
+	--incast) incast=$2; shift ;;
+	--paths) paths=$2; shift ;;
+	--cpu-hooks) cpu_hooks=$2; shift ;;
+	--ecn-ccs) ecn_ccs=$2; shift ;;
 	--reps) reps=$2; shift ;;
 	--rate-mbit) rate=$2; shift ;;
 	--rtt-ms) rtt=$2; shift ;;
@@ -59,63 +86,269 @@ while (($#)); do
 done
 out=${out:-$DCC_OUT/bench}
 mkdir -p "$out"
-sum=$out/summary.tsv
-printf 'scenario\tcc\trep\tthroughput_mbit\tutil_pct\tmean_rtt_ms\tp99_rtt_ms\tmean_qdelay_ms\tretrans\tmean_backlog_pkts\trate_mbit\tbase_rtt_ms\tcc_ok\tdrops\tmarks\n' >"$sum"
+res=$out/results.tsv
+[[ -e $res ]] || printf 'scenario\tcc\tcase\trep\tmetric\tvalue\n' >"$res"
 
 t_start=${EPOCHREALTIME/./}
 progress() { echo "[bench $(((${EPOCHREALTIME/./} - t_start) / 1000000))s] $*"; }
 
 [[ $(id -u) == 0 ]] || { echo "bench-scenario: needs root (run it in the guest)" >&2; exit 1; }
 
-scenario_steady() { # CC
-	local cc=$1 rep
-	local args=(--rate-mbit "$rate" --rtt-ms "$rtt" --dir "$out/.net-$cc")
+# emit SCENARIO CC CASE REP METRIC VALUE...: rows of results.tsv
+emit() {
+	local s=$1 c=$2 k=$3 r=$4
+	shift 4
+	while (($# >= 2)); do
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$c" "$k" "$r" "$1" "$2" >>"$res"
+		shift 2
+	done
+}
+
+# setup CC [net_setup args]: a fresh topology for CC (ECN if it needs it)
+setup() {
+	local cc=$1
+	shift
 	# net_setup keeps its effective config in NET_*, which it also reads as
-	# defaults: reset what only dctcp sets, or it leaks into the next CC
-	NET_ECN=0 NET_ECN_K_BYTES=
-	[[ -n $limit ]] && args+=(--limit-pkts "$limit")
-	if [[ $cc == dctcp ]]; then
-		if [[ $dk != 0 ]]; then args+=(--ecn-k-bytes "$dk"); else args+=(--ecn); fi
-	fi
-	net_setup "${args[@]}" || return 1
+	# defaults: reset what one case sets, or it leaks into the next
+	NET_ECN=0 NET_ECN_K_BYTES='' NET_SENDERS=1 NET_RTT_MS=$rtt NET_FWD_MS='' NET_PATHS=1
+	NET_CONGESTED=0 NET_CONGESTED_MS='' NET_LIMIT_PKTS=$limit NET_LIMIT_BYTES=''
+	net_setup --rate-mbit "$rate" "$@" || return 1
 	if [[ $quickack == 1 ]]; then net_quickack || return 1; fi
-	for ((rep = 1; rep <= reps; rep++)); do
-		progress "$scenario $cc rep $rep/$reps: $dur s"
-		net_new_run "$out/$cc/$rep"
-		local ok=1
-		net_run_flows --cc "$cc" --n 1 --duration "$dur" || ok=0
-		if ! net_summarize; then
-			progress "$scenario $cc rep $rep: FAILED (no summary)"
-			failed=1
-			continue
-		fi
-		((ok)) || failed=1
-		local -A v=()
-		local k x
-		while IFS=$'\t' read -r k x; do v[$k]=$x; done <"$NET_RUN/summary.tsv"
-		local thr qd
-		thr=$(awk -v b="${v[agg_window_throughput_bps]}" 'BEGIN { printf "%.2f", b / 1e6 }')
-		qd=$(awk -v m="${v[mean_rtt_ms]}" -v b="$rtt" 'BEGIN { if (m == "nan") print "nan"; else printf "%.3f", m - b }')
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$scenario" "$cc" "$rep" \
-			"$thr" "${v[util_pct]}" "${v[mean_rtt_ms]}" "${v[p99_rtt_ms]}" "$qd" "${v[retransmits]}" \
-			"${v[mean_backlog_pkts]}" "$rate" "$rtt" "${v[cc_ok]}" "${v[drops]}" "${v[marks]}" >>"$sum"
-		progress "$scenario $cc rep $rep: $thr Mbit/s (${v[util_pct]}%), rtt mean ${v[mean_rtt_ms]} p99 ${v[p99_rtt_ms]} ms, qdelay $qd ms, backlog ${v[mean_backlog_pkts]} pkts, retrans ${v[retransmits]}, drops ${v[drops]}, marks ${v[marks]}, cc_ok ${v[cc_ok]}$( ((ok)) || echo ', FLOW ERROR')"
-		((v[cc_ok] == 1)) || failed=1
+}
+
+# rx.csv: receiver-side per-flow throughput from the servers' intervals
+rx_csv() {
+	local run=$NET_RUN files=() f
+	for f in "$run"/flow*.server.json; do [[ -s $f ]] && files+=("$f"); done
+	{
+		echo "t,flow,bps"
+		((${#files[@]})) || return 0
+		jq -r '(input_filename | capture("flow(?<f>[0-9]+)\\.server\\.json$").f) as $f |
+			.intervals[]?.sum | select(. != null) | [$f, .end, .bits_per_second] | @tsv' \
+			"${files[@]}" 2>/dev/null |
+			awk -F'\t' 'NR == FNR { st[$1] = $5; next }
+				($1 in st) { printf "%.3f,%s,%.0f\n", st[$1] + $2, $1, $3 }' "$run/flows.tsv" - |
+			sort -t, -k2,2n -k1,1g
+	} >"$run/rx.csv"
+}
+
+# finish SCENARIO CC CASE REP OK: summarise the run, emit the standard metrics
+finish() {
+	local s=$1 c=$2 k=$3 r=$4 ok=$5
+	rx_csv
+	if ! net_summarize; then
+		progress "$s $c $k rep $r: FAILED (no summary)"
+		failed=1
+		return 1
+	fi
+	local -A v=()
+	local key x
+	while IFS=$'\t' read -r key x; do v[$key]=$x; done <"$NET_RUN/summary.tsv"
+	local q
+	q=$(awk -v m="${v[mean_rtt_ms]}" -v p="${v[p99_rtt_ms]}" -v b="$rtt" -v d="${v[drops]}" \
+		-v sp="$(awk -F, 'NR > 1 { a = (a == "" ? $7 : a); b = $7 } END { print b - a }' "$NET_RUN/queue.csv")" \
+		'function f(x) { return (x == "nan" ? "nan" : sprintf("%.3f", x - b)) }
+		BEGIN { printf "%s %s %s", f(m), f(p), (sp + d > 0 ? sprintf("%.3f", 100 * d / (sp + d)) : "nan") }')
+	local qm qp loss
+	read -r qm qp loss <<<"$q"
+	emit "$s" "$c" "$k" "$r" \
+		thr_mbit "$(awk -v b="${v[agg_window_throughput_bps]}" 'BEGIN { printf "%.2f", b / 1e6 }')" \
+		util_pct "${v[util_pct]}" jain "${v[jain]}" \
+		rtt_mean_ms "${v[mean_rtt_ms]}" rtt_p99_ms "${v[p99_rtt_ms]}" \
+		qdelay_mean_ms "$qm" qdelay_p99_ms "$qp" \
+		iperf_rtt_mean_ms "${v[iperf_mean_rtt_ms]}" \
+		retrans "${v[retransmits]}" backlog_mean_pkts "${v[mean_backlog_pkts]}" \
+		backlog_p99_pkts "${v[p99_backlog_pkts]}" backlog_max_pkts "${v[max_backlog_pkts]}" \
+		drops "${v[drops]}" marks "${v[marks]}" loss_pct "$loss" \
+		cc_ok "${v[cc_ok]}" flows_ok "$ok"
+	progress "$s $c $k rep $r: $(net_summary_line)$( ((ok)) || echo ', FLOW ERROR')"
+	((ok && v[cc_ok] == 1)) || failed=1
+	return 0
+}
+
+# one_case SCENARIO CC CASE -- net_setup args -- flow args: a topology, then
+# reps runs of net_run_flows with the flow args
+one_case() {
+	local s=$1 c=$2 k=$3 r ok
+	shift 3
+	local sa=() fa=()
+	[[ ${1:-} == -- ]] && shift
+	while (($#)) && [[ $1 != -- ]]; do sa+=("$1"); shift; done
+	(($#)) && shift
+	fa=("$@")
+	setup "$c" "${sa[@]}" || { progress "$s $c $k: setup failed"; failed=1; net_cleanup; return 1; }
+	for ((r = 1; r <= reps; r++)); do
+		progress "$s $c $k rep $r/$reps"
+		net_new_run "$out/$s/$c/$k/$r"
+		ok=1
+		net_run_flows --cc "$c" "${fa[@]}" || ok=0
+		finish "$s" "$c" "$k" "$r" "$ok"
 	done
 	net_cleanup
 }
 
-declare -F "scenario_$scenario" >/dev/null || { echo "bench-scenario: no scenario '$scenario'" >&2; exit 2; }
-progress "scenario $scenario: ccs [$ccs], $reps x $dur s, $rate Mbit/s, base RTT $rtt ms -> $out"
-failed=0
-for cc in $ccs; do
-	if ! net_cc_load "$cc"; then
-		progress "$cc: not available, skipped"
-		failed=1
-		continue
+scenario_steady() { # CC
+	local c=$1 sa=(--rtt-ms "$rtt")
+	if [[ $c == dctcp ]]; then
+		if [[ $dk != 0 ]]; then sa+=(--ecn-k-bytes "$dk"); else sa+=(--ecn); fi
 	fi
-	"scenario_$scenario" "$cc" || { progress "$cc: setup failed"; failed=1; net_cleanup; }
+	one_case steady "$c" single -- "${sa[@]}" -- --n 1 --duration "$dur"
+}
+
+scenario_incast() { # CC
+	local c=$1 n snd
+	for n in $incast; do
+		snd=$((n < 4 ? n : 4))
+		# 64 launches take seconds under TCG: the common window needs room
+		local d=$dur
+		((n >= 32 && d < 10)) && d=10
+		NET_SS_MAX_DUTY=0.05 one_case incast "$c" "n$n" -- --rtt-ms "$rtt" --senders "$snd" -- \
+			--n "$n" --duration "$d" --interval "$( ((n <= 16)) && echo 0.1 || echo 0.5)"
+	done
+}
+
+scenario_rttfair() { # CC
+	local c=$1 m
+	for m in 2 4; do
+		one_case rttfair "$c" "${m}x" -- --senders 2 --rtt-ms "$rtt,$((rtt * m))" -- \
+			--n 2 --duration "$dur"
+	done
+}
+
+scenario_ecn() { # CC
+	local c=$1
+	[[ " $ecn_ccs " == *" $c "* ]] || return 0
+	one_case ecn "$c" "k$dk" -- --rtt-ms "$rtt" --ecn-k-bytes "$dk" -- --n 2 --duration "$dur"
+}
+
+scenario_spray() { # CC
+	local c=$1 k
+	for ((k = 0; k <= paths / 2; k++)); do
+		one_case spray "$c" "p${paths}k$k" -- --rtt-ms "$rtt" --paths "$paths" --congested "$k" -- \
+			--n 1 --duration "$dur"
+	done
+}
+
+# join/leave: groups of flows launched on a schedule (see the header)
+scenario_joinleave() { # CC
+	local c=$1 r ok
+	setup "$c" --rtt-ms "$rtt" || { progress "joinleave $c: setup failed"; failed=1; net_cleanup; return 1; }
+	for ((r = 1; r <= reps; r++)); do
+		progress "joinleave $c rep $r/$reps: 6 phases of $phase s"
+		net_new_run "$out/joinleave/$c/1-2-4-8-4-1/$r"
+		ok=1
+		local lag=0 s0='' g n at d call rel t0_us=${NET_T0/./}
+		# group: start phase, flows, duration in phases
+		for g in "0 1 6" "1 1 4" "2 2 3" "3 4 1"; do
+			read -r at n d <<<"$g"
+			if [[ -n $s0 ]]; then
+				# sleep until the group's planned start minus the launch lag
+				local want_us
+				_net_us want_us "$(awk -v s="$s0" -v a="$at" -v p="$phase" -v l="$lag" 'BEGIN { printf "%.6f", s + a * p - l }')"
+				local now_us=$((${EPOCHREALTIME/./} - t0_us))
+				((want_us > now_us)) && _net_sleep "$(awk -v x=$((want_us - now_us)) 'BEGIN { printf "%.6f", x / 1e6 }')"
+			fi
+			_net_s call $((${EPOCHREALTIME/./} - t0_us))
+			NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n "$n" --interval 0.1 \
+				--duration "$(awk -v d="$d" -v p="$phase" 'BEGIN { print d * p }')" || { ok=0; break; }
+			rel=$(tail -n 1 "$NET_RUN/flows.tsv" | cut -f5)
+			if [[ -z $s0 ]]; then
+				s0=$rel
+				lag=$(awk -v a="$rel" -v b="$call" 'BEGIN { printf "%.3f", a - b }')
+			fi
+		done
+		net_wait_flows || ok=0
+		finish joinleave "$c" 1-2-4-8-4-1 "$r" "$ok"
+	done
+	net_cleanup
+}
+
+# cpu: one bpftrace over the steady runs times every CC's per-ACK hooks
+# (see the header); cpu_start before them, cpu_stop after
+cpu_start() {
+	local c f hooks bt=$out/cpu/cpu.bt
+	cpu_log=$out/cpu/bpftrace.txt cpu_pid=''
+	mkdir -p "$out/cpu"
+	: >"$out/cpu/hooks.tsv"
+	command -v bpftrace >/dev/null || { progress "cpu: no bpftrace in the guest (vmtest --bpftrace)"; failed=1; return 1; }
+	local -A seen=()
+	local fn=(tcp_rack_advance) all=() have
+	for f in $cpu_hooks; do all+=(${f#*=}); done
+	all=(${all[*]//,/ })
+	# which of the hook functions the kernel has (one grep over kallsyms)
+	have=" $(grep -oE " ($(IFS='|'; echo "${all[*]}"))(\s|$)" /proc/kallsyms | tr -d ' \t' | tr '\n' ' ') "
+	for c in "${avail[@]}"; do
+		hooks=''
+		for f in $cpu_hooks; do [[ ${f%%=*} == "$c" ]] && hooks=${f#*=}; done
+		[[ -n $hooks ]] || { progress "cpu $c: no hooks known, skipped"; continue; }
+		for f in ${hooks//,/ }; do
+			[[ $have == *" $f "* ]] ||
+				{ progress "cpu $c: $f not in kallsyms, skipped"; hooks=''; break; }
+		done
+		[[ -n $hooks ]] || continue
+		printf '%s\t%s\n' "$c" "$hooks" >>"$out/cpu/hooks.tsv"
+		for f in ${hooks//,/ }; do [[ -n ${seen[$f]:-} ]] || { seen[$f]=1; fn+=("$f"); }; done
+	done
+	# per function: time on the data sender's sockets only (local port >=
+	# 10000; the receiver's are 5201+), not nested in another timed hook;
+	# keyed by the socket's tcp_congestion_ops; nsecs is read last on entry
+	# and first on return
+	{
+		echo 'kprobe:tcp_ack { $sk = (struct sock *)arg0;'
+		echo '  if ($sk->__sk_common.skc_num >= 10000) { $o = (uint64)((struct inet_connection_sock *)$sk)->icsk_ca_ops;'
+		echo '    @acks[$o] = count(); @name[$o] = ((struct tcp_congestion_ops *)$o)->name; } }'
+		for f in "${fn[@]}"; do
+			echo "kprobe:$f { \$sk = (struct sock *)arg0;"
+			echo "  if (\$sk->__sk_common.skc_num >= 10000 && @act[tid] == 0) {"
+			echo "    @act[tid] = 1; @ops[tid] = (uint64)((struct inet_connection_sock *)\$sk)->icsk_ca_ops; @t0[tid] = nsecs; } }"
+			echo "kretprobe:$f /@t0[tid]/ { \$d = nsecs - @t0[tid];"
+			echo "  @ns[\"$f\", @ops[tid]] = sum(\$d); @calls[\"$f\", @ops[tid]] = count(); delete(@t0[tid]); @act[tid] = 0; }"
+		done
+		echo 'END { clear(@t0); clear(@act); clear(@ops); }'
+	} >"$bt"
+	progress "cpu: starting bpftrace on ${fn[*]}"
+	bpftrace "$bt" >"$cpu_log" 2>&1 &
+	cpu_pid=$!
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		grep -q '^Attaching' "$cpu_log" 2>/dev/null && break
+		kill -0 "$cpu_pid" 2>/dev/null || break
+		_net_sleep 0.1
+	done
+	_net_sleep 1
+	kill -0 "$cpu_pid" 2>/dev/null || { progress "cpu: bpftrace failed: $(tail -n 5 "$cpu_log")"; cpu_pid=''; failed=1; return 1; }
+	progress "cpu: bpftrace attached"
+}
+
+cpu_stop() {
+	[[ -n ${cpu_pid:-} ]] || return 0
+	kill -INT "$cpu_pid"
+	wait "$cpu_pid"
+	cpu_pid=''
+	progress "cpu: $(grep -c '^@' "$cpu_log") map entries in $cpu_log"
+}
+
+[[ $(id -u) == 0 ]] || exit 1
+progress "scenarios [$scenarios]: ccs [$ccs], $reps rep(s), $dur s, $rate Mbit/s, base RTT $rtt ms -> $out"
+failed=0
+avail=()
+for cc in $ccs; do
+	if net_cc_load "$cc"; then avail+=("$cc"); else progress "$cc: not available, skipped"; failed=1; fi
 done
-progress "done; $sum"
-column -t -s $'\t' "$sum" 2>/dev/null || cat "$sum"
+# cpu rides on the steady runs ("measured on the same run"): a fixed ACK
+# load of one flow at the bottleneck rate, with quickack one ACK per segment
+run_list=$scenarios
+if [[ " $scenarios " == *" cpu "* ]]; then
+	run_list=${run_list//cpu/}
+	[[ " $run_list " == *" steady "* ]] || run_list="steady $run_list"
+fi
+for s in $run_list; do
+	declare -F "scenario_$s" >/dev/null || { echo "bench-scenario: no scenario '$s'" >&2; failed=1; continue; }
+	[[ $s == steady && " $scenarios " == *" cpu "* ]] && cpu_start
+	for cc in "${avail[@]}"; do
+		"scenario_$s" "$cc" || failed=1
+	done
+	[[ $s == steady ]] && cpu_stop
+done
+progress "done; $res"
 exit $failed
