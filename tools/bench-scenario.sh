@@ -110,6 +110,7 @@ setup() {
 	shift
 	# net_setup keeps its effective config in NET_*, which it also reads as
 	# defaults: reset what one case sets, or it leaks into the next
+	# shellcheck disable=SC2034 # (read by net_setup)
 	NET_ECN=0 NET_ECN_K_BYTES='' NET_SENDERS=1 NET_RTT_MS=$rtt NET_FWD_MS='' NET_PATHS=1
 	NET_CONGESTED=0 NET_CONGESTED_MS='' NET_LIMIT_PKTS=$limit NET_LIMIT_BYTES=''
 	net_setup --rate-mbit "$rate" "$@" || return 1
