@@ -57,6 +57,10 @@ struct dcc_sample {
 	u32 losses;	/* packets marked lost on this ACK */
 	u32 why;	/* 0 if valid, else DCC_SAMPLE_* reject bits */
 	bool app_limited;	/* sampled packet left with a bubble in the pipe */
+	bool first_window;	/* sampled packet left before the connection's
+				 * first ACK: its infl_pkts is a point on the
+				 * initial window's ramp (0 -> cwnd), not a
+				 * steady inflight */
 };
 
 /*

@@ -29,6 +29,13 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		.ce = max_t(s32, rs->delivered_ce, 0),
 		.losses = max_t(int, rs->losses, 0),
 		.app_limited = rs->is_app_limited,
+		/*
+		 * tp->delivered is 1 once the handshake is done (the SYN or
+		 * SYN-ACK counts) and grows with the first data ACK, so a
+		 * packet that left with tx.delivered <= 1 was sent before
+		 * any data was acknowledged.
+		 */
+		.first_window = rs->prior_delivered <= 1,
 	};
 
 	if (rs->rtt_us < 0)

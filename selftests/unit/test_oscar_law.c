@@ -50,6 +50,7 @@ struct flow {
 	struct dcc_bls bls;
 	u64 acked_bytes;	/* for throughput windows */
 	u32 batches;
+	u64 first_ack_us;	/* when the flow's first ACK arrived, 0 before */
 };
 
 struct sim {
@@ -136,6 +137,11 @@ static void on_ack(struct sim *s, const struct pkt *p)
 	f->inflight--;
 	f->acked_bytes += MSS;
 	if (!f->on)
+		return;
+	/* as tcp_oscar: the initial window's ramp joins no batch */
+	if (!f->first_ack_us)
+		f->first_ack_us = s->now;
+	if (p->send_us < f->first_ack_us)
 		return;
 	if (dcc_bls_add(&f->bls, &cfg, &bs, &out)) {
 		oscar_law_step(&s->c, &out, f->u, false, &d);
