@@ -58,15 +58,11 @@ oscar_report() { # PREFIX
 	echo
 }
 
-# Known gaps of issue 3 (open): a check that fails reports "# TODO issue 3:
-# REASON" instead of failing the run; a pass is a pass.  Thresholds are the
-# issue's, unchanged.
-#  - fairness: fixed in the model and in most VM runs by min_samples = 16
-#    (slow flows' 3-sample batches gave noisy rates that min(u_w, u_r) turned
-#    into a downward bias: incast Jain 0.52-0.54 -> 0.99), kept visible until
-#    it holds run after run;
+# A known gap of issue 3 (open): a check that fails reports "# TODO issue
+# 3: REASON" instead of failing the run; a pass is a pass.
 #  - spurious retransmissions in the incast (zero bottleneck drops, one
-#    segment resent ~1 s in): Linux's loss probes, not yet explained.
+#    segment resent ~1 s in, 2 of 9 runs): Linux's loss probes during the
+#    startup burst's RTT jump, not yet explained.
 oscar_known_gap() { # DESC REASON CMD...
 	local desc=$1 why=$2
 	shift 2
@@ -75,9 +71,4 @@ oscar_known_gap() { # DESC REASON CMD...
 	else
 		ktap_test_xfail "$desc" "issue 3: $why"
 	fi
-}
-oscar_fair_check() { # DESC CMD...
-	local desc=$1
-	shift
-	oscar_known_gap "$desc" "OSCAR fairness on Linux (noisy per-batch rate of slow flows)" "$@"
 }

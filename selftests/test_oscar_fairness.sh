@@ -8,8 +8,10 @@
 # Bound: 8 s = 800 base RTTs, generous on purpose (timing-sensitive
 # figures belong in the benchmark).  The paper reaches u = 0.5 in 1-2
 # updates (Fig. 16) and the userspace model of this code in 2 RTTs
-# (selftests/unit/test_oscar_law); on this testbed the first step lands at
-# ~40/60 and the additive term closes the rest slowly (measured: 2-5 s).
+# (selftests/unit/test_oscar_law); on this testbed the first step often
+# lands at ~40/60 (OSCAR's MIMD keeps the ratio it starts from: an equal
+# split needs equal u before the join) and U_AI closes the rest (measured,
+# tau_pct 100: 0.59-4.1 s in 5 of 5 runs, Jain 0.9999-1.0).
 # A law that never equalises (no U_AI, or a wrong reference state) stays
 # outside 20% and fails.  Throughput is judged in 0.5 s bins.
 source "$(dirname "$0")/oscar_common.sh"
@@ -36,9 +38,9 @@ log_info "flow 1 joined at t=$s2 s; fair (within 20%) after $conv s = $(fcalc "$
 fm_bins "$NET_RUN/flows.csv" 1 | awk '{ printf "%s:%s=%.1f ", $1, $2, $3 / 1e6 } END { print "" }' | fold -w 150 | sed 's/^/# Mbit\/s per 1 s bin: /'
 
 ktap_test_result "both flows used oscar" [ "$(net_get cc_ok)" = 1 ]
-oscar_fair_check "both within 20% of fair share $conv s after the join (<= $BOUND_S s = $(fcalc "$BOUND_S * 1000 / $OSC_RTT") RTTs)" \
+ktap_test_result "both within 20% of fair share $conv s after the join (<= $BOUND_S s = $(fcalc "$BOUND_S * 1000 / $OSC_RTT") RTTs)" \
 	eval '[[ $conv != nan ]] && fle "$conv" "$BOUND_S"'
-oscar_fair_check "Jain's index $jain over the last half of the shared period (>= 0.95)" \
+ktap_test_result "Jain's index $jain over the last half of the shared period (>= 0.95)" \
 	fge "$jain" 0.95
 util=$(net_get util_pct)
 if fge "$util" 90; then

@@ -40,6 +40,6 @@ if fge "$util" 90; then
 else
 	ktap_test_fail "utilisation $util% (>= 90%)"
 fi
-oscar_fair_check "Jain's index $jain over t=3..$DUR s (>= 0.9)" fge "$jain" 0.9
+ktap_test_result "Jain's index $jain over t=3..$DUR s (>= 0.9)" fge "$jain" 0.9
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
