@@ -114,6 +114,7 @@ static u32 hai_thresh = TIMELY_HAI_DEFAULT;
 static u32 loss_md_pct = 50;		/* G12 */
 static u32 delay_mode;			/* 0 relative (6.5), 1 absolute */
 static u32 rtt_filter;			/* 0 min over the window, 1 last */
+static u32 init_rate_kbps;		/* 0 = link rate or cwnd / RTT (G6) */
 
 /*
  * T_low < T_high is enforced on every write, against the other's current
@@ -164,6 +165,8 @@ dcc_param_range(loss_md_pct, loss_md_pct, 0, 100, 0644,
 		"rate cut per loss recovery episode, percent");
 dcc_param_range(delay_mode, delay_mode, 0, 1, 0644,
 		"0 = thresholds are queueing delay above the base RTT, 1 = absolute RTT (paper)");
+dcc_param_range(init_rate_kbps, init_rate_kbps, 0, 800000000, 0644,
+		"initial rate, kbit/s; 0 = link_mbps if set, else the initial window over the handshake RTT");
 dcc_param_range(rtt_filter, rtt_filter, 0, 1, 0644,
 		"completion RTT: 0 = min over the window's samples, 1 = last sample");
 
@@ -351,10 +354,15 @@ static void timely_init(struct sock *sk)
 	timely_win_reset(&ca->win, (u32)tp->tcp_mstamp);
 
 	/*
-	 * Initial rate (G6): the link rate when it is configured (the ns-3
-	 * convention), else the initial window over the handshake RTT.
+	 * Initial rate (G6): init_rate_kbps if set; else the link rate when
+	 * it is configured (the ns-3 convention), else the initial window
+	 * over the handshake RTT.  Additive increase climbs delta per
+	 * completion, so where RTTs are long an operator who knows the fair
+	 * share should start there.
 	 */
-	if (ca->link_mbps)
+	if (READ_ONCE(init_rate_kbps))
+		rate = (u64)READ_ONCE(init_rate_kbps) * 125;
+	else if (ca->link_mbps)
 		rate = (u64)ca->link_mbps * DCC_MBPS_TO_BPS;
 	else
 		rate = dcc_rate_time_bytes((u64)tcp_snd_cwnd(tp) * tp->mss_cache,
