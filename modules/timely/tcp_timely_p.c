@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Patched TIMELY ("timely_p"): the shared TIMELY glue (tcp_timely.c) built
+ * with the patched in-band law (Alg. 2).  No code of its own.
+ */
+#define TIMELY_VARIANT 1	/* TV_PATCHED */
+#include "tcp_timely.c"

@@ -1,0 +1,688 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TIMELY, patched TIMELY and SQCC: the shared rate law (timely_law.c) in
+ * exact checks, at the range extremes, and in a deterministic packet-level
+ * model of one bottleneck driven through the real plain-C code that
+ * tcp_timely.ko, tcp_timely_p.ko and tcp_sqcc.ko run (timely_win_add,
+ * timely_law_update, timely_cwnd_bytes, timely_n_sample/timely_nest_push).
+ *
+ * Model: N senders paced at their rate, window-capped at timely_cwnd_bytes;
+ * packets cross half the base RTT, wait in a FIFO served at C, their ACKs
+ * return after the other half.  1 us ticks, ns service times.
+ *
+ * Two scales:
+ *  - the paper's (10 Gbit/s, D = 5 us, 1000-byte packets, absolute mode,
+ *    T_low 50 us, T_high 500 us, delta 10 Mbit/s, beta 0.008, D_minRTT
+ *    20 us): Fig. 1 (N = 60, patched vs error-only SQCC) and Fig. 2 (the
+ *    delta adjustment at N = 40/60);
+ *  - the VM testbed's (100 Mbit/s, 10 ms, 1500-byte packets, relative
+ *    mode, T_low0 = seg/C = 5 ms, T_high = 50 ms, delta0 chosen so that
+ *    E = delta N / (beta C) = 4 at N = 16):
+ *    the single-flow and 16-to-1 incast claims the VM tests assert.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tap.h"
+#include "dcc/timely.h"
+
+#define MAXF 128
+#define QCAP (1u << 20)
+#define QHIST 8192
+
+struct pkt {
+	u64 send_ns;
+	u64 at_ns;
+	u16 flow;
+};
+
+struct flow {
+	bool on;
+	struct timely_law_state st;
+	struct timely_win win;
+	struct timely_nest nest;
+	u32 n;
+	u64 next_ns;
+	u32 inflight;
+	u64 acked;
+	u32 updates;
+};
+
+enum { N_FIXED, N_ESTIMATE };
+
+struct model {
+	struct timely_law_cfg c;
+	u64 C;			/* B/s */
+	u32 base_us, mss, seg, n_fixed, noise_us;
+	int n_source;
+	struct flow f[MAXF];
+	struct pkt *fwd, *q, *ack;
+	u32 fwd_h, fwd_t, q_h, q_t, ack_h, ack_t;
+	u64 now_ns, busy_ns;
+	u32 q_pkts;
+	int nf;			/* flows ever started: f[0..nf) */
+	/* queue statistics since the last model_run */
+	u64 q_sum, q_sq, q_n, q_empty;
+	u32 hist[QHIST];
+};
+
+struct qstats {
+	double mean, std, p1, p99, empty;
+};
+
+static void model_init(struct model *m, const struct timely_law_cfg *c,
+		       u64 C, u32 base_us, u32 mss, u32 seg)
+{
+	memset(m, 0, sizeof(*m));
+	m->c = *c;
+	m->C = C;
+	m->base_us = base_us;
+	m->mss = mss;
+	m->seg = seg;
+	m->fwd = calloc(QCAP, sizeof(struct pkt));
+	m->q = calloc(QCAP, sizeof(struct pkt));
+	m->ack = calloc(QCAP, sizeof(struct pkt));
+}
+
+static void model_free(struct model *m)
+{
+	free(m->fwd);
+	free(m->q);
+	free(m->ack);
+}
+
+static void flow_start(struct model *m, int i, u64 rate)
+{
+	struct flow *f = &m->f[i];
+
+	memset(f, 0, sizeof(*f));
+	if (i >= m->nf)
+		m->nf = i + 1;
+	f->on = true;
+	f->st.rate = rate;
+	f->next_ns = m->now_ns;
+	f->n = 1;
+	timely_win_reset(&f->win, (u32)(m->now_ns / 1000));
+	timely_nest_init(&f->nest, 1);
+}
+
+static void push(struct pkt *ring, u32 *t, struct pkt p)
+{
+	ring[*t % QCAP] = p;
+	(*t)++;
+}
+
+static void on_ack(struct model *m, const struct pkt *p)
+{
+	struct flow *f = &m->f[p->flow];
+	struct timely_win_out wo;
+	struct timely_law_out o;
+	u32 now_us = (u32)(m->now_ns / 1000);
+	u32 rtt = (u32)((m->now_ns - p->send_ns) / 1000);
+
+	if (m->noise_us)
+		rtt += (u32)rnd_range(0, m->noise_us);	/* software delay >= 0 */
+	f->inflight--;
+	f->acked += m->mss;
+	if (!f->on)
+		return;
+	if (!timely_win_add(&f->win, now_us, rtt, false, m->mss, m->seg,
+			    m->c.dmin_us, true, &wo))
+		return;
+	if (m->c.kind == TIMELY_LAW_SQCC)
+		f->n = m->n_source == N_FIXED ? m->n_fixed : f->n;
+	timely_law_update(&m->c, &f->st, wo.rtt_us, f->n, false, &o);
+	f->updates++;
+	if (m->c.kind == TIMELY_LAW_SQCC && m->n_source == N_ESTIMATE &&
+	    o.d_us >= m->c.t_low_us && wo.span_us) {
+		u64 own = (u64)wo.bytes * 1000000ULL / wo.span_us;
+
+		f->n = timely_nest_push(&f->nest, timely_n_sample(m->C, o.g_q16, own));
+	}
+}
+
+static void model_tick(struct model *m)
+{
+	u64 half_ns = (u64)m->base_us * 500;
+	u64 serv_ns = (u64)m->mss * 1000000000ULL / m->C;
+
+	for (int i = 0; i < m->nf; i++) {
+		struct flow *f = &m->f[i];
+		u64 cwnd;
+
+		if (!f->on)
+			continue;
+		cwnd = timely_cwnd_bytes(&m->c, f->st.rate, m->mss) / m->mss;
+		while (f->next_ns <= m->now_ns && f->inflight < cwnd) {
+			struct pkt p = { .send_ns = m->now_ns,
+					 .at_ns = m->now_ns + half_ns, .flow = (u16)i };
+
+			push(m->fwd, &m->fwd_t, p);
+			f->inflight++;
+			f->next_ns += (u64)m->mss * 1000000000ULL / f->st.rate;
+		}
+		if (f->next_ns < m->now_ns)
+			f->next_ns = m->now_ns;	/* no credit for cwnd-limited time */
+	}
+	while (m->fwd_h != m->fwd_t && m->fwd[m->fwd_h % QCAP].at_ns <= m->now_ns) {
+		push(m->q, &m->q_t, m->fwd[m->fwd_h % QCAP]);
+		m->q_pkts++;
+		m->fwd_h++;
+	}
+	/* a packet whose service starts within this tick leaves the queue */
+	while (m->q_h != m->q_t && m->busy_ns < m->now_ns + 1000) {
+		struct pkt p = m->q[m->q_h % QCAP];
+
+		m->q_h++;
+		m->q_pkts--;
+		if (m->busy_ns < m->now_ns)
+			m->busy_ns = m->now_ns;
+		m->busy_ns += serv_ns;
+		p.at_ns = m->busy_ns + half_ns;
+		push(m->ack, &m->ack_t, p);
+	}
+	while (m->ack_h != m->ack_t && m->ack[m->ack_h % QCAP].at_ns <= m->now_ns) {
+		struct pkt p = m->ack[m->ack_h % QCAP];
+
+		m->ack_h++;
+		on_ack(m, &p);
+	}
+	m->q_sum += m->q_pkts;
+	m->q_sq += (u64)m->q_pkts * m->q_pkts;
+	m->q_n++;
+	m->q_empty += m->q_pkts == 0;
+	m->hist[m->q_pkts < QHIST ? m->q_pkts : QHIST - 1]++;
+	m->now_ns += 1000;
+}
+
+/* Run @us; per-flow goodput (B/s) into @tput (may be NULL), queue stats. */
+static void model_run(struct model *m, u64 us, double *tput, struct qstats *qs)
+{
+	u64 start[MAXF];
+
+	for (int i = 0; i < MAXF; i++)
+		start[i] = m->f[i].acked;
+	m->q_sum = m->q_sq = m->q_n = m->q_empty = 0;
+	memset(m->hist, 0, sizeof(m->hist));
+	for (u64 t = 0; t < us; t++)
+		model_tick(m);
+	for (int i = 0; tput && i < MAXF; i++)
+		tput[i] = (double)(m->f[i].acked - start[i]) * 1e6 / (double)us;
+	if (qs) {
+		u64 acc = 0;
+		double n = (double)m->q_n;
+
+		qs->mean = m->q_sum / n;
+		qs->std = sqrt(fmax(0, m->q_sq / n - qs->mean * qs->mean));
+		qs->empty = m->q_empty / n;
+		qs->p1 = qs->p99 = -1;
+		for (int i = 0; i < QHIST; i++) {
+			acc += m->hist[i];
+			if (qs->p1 < 0 && acc >= 0.01 * n)
+				qs->p1 = i;
+			if (qs->p99 < 0 && acc >= 0.99 * n)
+				qs->p99 = i;
+		}
+	}
+}
+
+static double sum(const double *x, int n)
+{
+	double s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += x[i];
+	return s;
+}
+
+static double jain(const double *x, int n)
+{
+	double s = 0, s2 = 0;
+
+	for (int i = 0; i < n; i++) {
+		s += x[i];
+		s2 += x[i] * x[i];
+	}
+	return s2 > 0 ? s * s / (n * s2) : 0;
+}
+
+/* ---- configurations --------------------------------------------------- */
+
+/* The paper's setting (§IV), absolute mode */
+static struct timely_law_cfg paper_cfg(int kind)
+{
+	return (struct timely_law_cfg){
+		.kind = (u8)kind, .relative = false,
+		.t_low_us = 50, .t_high_us = 500, .rtt_ref_us = 50,
+		.base_us = 5, .dmin_us = 20,
+		.alpha_q16 = TIMELY_PPM_TO_Q16(875000),
+		.beta_q20 = TIMELY_PPM_TO_Q20(kind == TIMELY_LAW_GRADIENT ? 800000 : 8000),
+		.hai_thresh = kind == TIMELY_LAW_GRADIENT ? 5 : 0,
+		.delta_Bps = 10 * DCC_MBPS_TO_BPS,
+		.link_Bps = 10000 * DCC_MBPS_TO_BPS,
+		.rate_min_Bps = DCC_MBPS_TO_BPS,
+		.rate_max_Bps = 10000 * DCC_MBPS_TO_BPS,	/* NIC = link */
+	};
+}
+
+/*
+ * The VM testbed's (selftests/timely_common.sh): 100 Mbit/s, 10 ms base
+ * RTT, relative mode, T_low0 = 5 ms (~ seg/C = 5.2 ms), T_high = 10 T_low0,
+ * D_minRTT = base RTT, delta0 = 200 kbit/s = C/500, so that at N = 16
+ * E = delta N / (beta C) = 4, the paper's N = 32..40 operating point
+ * (its Fig. 1 N = 40 has E = 5).  With delta0 = 375 kbit/s (E = 7.5, the
+ * paper's N = 60) error-only SQCC cycles in this model: the whole
+ * aggregate is cut to rate_min near T_high and each flow then needs
+ * seg/rate_min = 0.5 s for its next completion (18 % empty queue).
+ */
+#define TB_C (100 * DCC_MBPS_TO_BPS)
+#define TB_BASE 10000
+#define TB_DELTA 25000		/* 200 kbit/s in B/s */
+static struct timely_law_cfg tb_cfg(int kind)
+{
+	return (struct timely_law_cfg){
+		.kind = (u8)kind, .relative = true,
+		.t_low_us = 5000, .t_high_us = 50000, .rtt_ref_us = 5000,
+		.base_us = TB_BASE, .dmin_us = TB_BASE,
+		.alpha_q16 = TIMELY_PPM_TO_Q16(875000),
+		.beta_q20 = TIMELY_PPM_TO_Q20(kind == TIMELY_LAW_GRADIENT ? 800000 : 8000),
+		.hai_thresh = kind == TIMELY_LAW_GRADIENT ? 5 : 0,
+		.delta_Bps = TB_DELTA, .link_Bps = TB_C,
+		/* the sender's NIC (veth) is faster than the bottleneck */
+		.rate_min_Bps = DCC_MBPS_TO_BPS, .rate_max_Bps = 10 * TB_C,
+	};
+}
+
+static const char *const kname[] = { "timely", "timely_p", "sqcc" };
+
+/* ---- exact law checks ------------------------------------------------- */
+
+static void seed(const struct timely_law_cfg *c, struct timely_law_state *s,
+		 u64 rate, u32 rtt)
+{
+	struct timely_law_out o;
+
+	*s = (struct timely_law_state){ .rate = rate };
+	timely_law_update(c, s, rtt, 1, false, &o);	/* first: seeds only */
+}
+
+static void test_exact(void)
+{
+	struct timely_law_cfg c;
+	struct timely_law_state s;
+	struct timely_law_out o;
+
+	tap_begin("law: first sample only seeds prevRTT (G9); bands of Alg. 1");
+	c = paper_cfg(TIMELY_LAW_GRADIENT);
+	s = (struct timely_law_state){ .rate = 1000000000 };
+	timely_law_update(&c, &s, 300, 1, false, &o);
+	CHECK(o.branch == TIMELY_BR_FIRST && s.rate == 1000000000 && s.prev_rtt == 300,
+	      "branch %u rate %llu", o.branch, (unsigned long long)s.rate);
+	timely_law_update(&c, &s, 40, 1, false, &o);
+	CHECK(o.branch == TIMELY_BR_LOW && s.rate == 1000000000 + c.delta_Bps,
+	      "below T_low: branch %u rate %llu", o.branch, (unsigned long long)s.rate);
+	seed(&c, &s, 1000000000, 1000);
+	timely_law_update(&c, &s, 1000, 1, false, &o);
+	/* 1 - 0.8 (1 - 500/1000) = 0.6 */
+	CHECK(o.branch == TIMELY_BR_HIGH && llabs((long long)s.rate - 600000000) < 100000,
+	      "above T_high: rate %llu want 6e8", (unsigned long long)s.rate);
+	/* g > 0: diff 10 us, alpha 0.875 -> rttDiff 8.75, g = 0.4375,
+	 * rate *= 1 - 0.8 * 0.4375 = 0.65 */
+	seed(&c, &s, 1000000000, 200);
+	timely_law_update(&c, &s, 210, 1, false, &o);
+	CHECK(o.branch == TIMELY_BR_DEC && llabs((long long)s.rate - 650000000) < 200000,
+	      "gradient cut: g %d rate %llu want 6.5e8", o.g_q16, (unsigned long long)s.rate);
+	tap_end();
+
+	tap_begin("law: TIMELY HAI: 5 x delta after 5 negative gradients ([17])");
+	seed(&c, &s, 1000000000, 400);
+	{
+		u64 before = 0;
+		int i;
+
+		for (i = 0; i < 6; i++) {
+			before = s.rate;
+			timely_law_update(&c, &s, 399 - i, 1, false, &o);
+		}
+		CHECK(s.rate - before == 5 * c.delta_Bps, "6th step %llu",
+		      (unsigned long long)(s.rate - before));
+		c.hai_thresh = 0;	/* Alg. 1 literally */
+		before = s.rate;
+		timely_law_update(&c, &s, 390, 1, false, &o);
+		CHECK(s.rate - before == c.delta_Bps, "hai off step %llu",
+		      (unsigned long long)(s.rate - before));
+	}
+	tap_end();
+
+	tap_begin("law: fixed point: g = 0, w = 0.5 and err = delta/(beta R) hold the rate (Eq. 6/19)");
+	for (int kind = TIMELY_LAW_PATCHED; kind <= TIMELY_LAW_SQCC; kind++) {
+		for (u32 d = 60; d < 460; d += 37) {
+			u64 R = 300 * DCC_MBPS_TO_BPS, want_delta;
+			double err;
+
+			c = paper_cfg(kind);
+			err = kind == TIMELY_LAW_PATCHED ? (d - 50.0) / 50.0 :
+			      500.0 * (d - 50.0) / (50.0 * (500.0 - d));
+			/* delta = beta err R: then delta (1 - w) = R beta err w */
+			want_delta = (u64)(0.008 * err * (double)R + 0.5);
+			c.delta_Bps = want_delta;
+			c.link_Bps = 0;	/* SQCC at N = 1: delta = delta0 */
+			seed(&c, &s, R, d);
+			timely_law_update(&c, &s, d, 1, false, &o);
+			CHECK(o.w_q16 == TIMELY_ONE / 2 && fabs((double)s.rate - R) < 1e-4 * R,
+			      "%s d=%u err=%.3f w=%u rate %llu want %llu", kname[kind], d, err,
+			      o.w_q16, (unsigned long long)s.rate, (unsigned long long)R);
+		}
+	}
+	tap_end();
+
+	tap_begin("law: SQCC error function Eq. 16 (0 at T_low, 10 at mid-band, E_MAX at T_high)");
+	c = paper_cfg(TIMELY_LAW_SQCC);
+	seed(&c, &s, 1000000000, 50);
+	timely_law_update(&c, &s, 50, 1, false, &o);
+	CHECK(o.err_q16 == 0, "d=T_low err %lld", (long long)o.err_q16);
+	seed(&c, &s, 1000000000, 275);
+	timely_law_update(&c, &s, 275, 1, false, &o);
+	CHECK(o.err_q16 == 10 * TIMELY_ONE, "d=275 err %lld", (long long)o.err_q16);
+	/* d -> T_high with a rising RTT: err = E_MAX, w = 1: rate to rate_min */
+	seed(&c, &s, 1000000000, 400);
+	timely_law_update(&c, &s, 500, 1, false, &o);
+	CHECK(o.err_q16 == (s64)timely_emax_q16(c.beta_q20) && s.rate == c.rate_min_Bps,
+	      "d=T_high err %lld rate %llu", (long long)o.err_q16, (unsigned long long)s.rate);
+	/* patched at the same point cuts only beta (500-50)/50 = 7.2 % */
+	c = paper_cfg(TIMELY_LAW_PATCHED);
+	seed(&c, &s, 1000000000, 400);
+	timely_law_update(&c, &s, 500, 1, false, &o);
+	CHECK(llabs((long long)s.rate - 928000000) < 100000, "patched at T_high: rate %llu",
+	      (unsigned long long)s.rate);
+	tap_end();
+
+	tap_begin("law: SQCC self-adjustment (Eq. 25, spec 5 table at C = 10 Gbit/s)");
+	{
+		static const struct { u32 n; u8 k; u32 tl; double delta_mbps; } t[] = {
+			{ 1, 1, 50, 10 }, { 10, 1, 50, 10 }, { 40, 1, 50, 6.25 },
+			{ 60, 1, 50, 2.7778 }, { 100, 2, 100, 2 }, { 500, 2, 100, 0.08 },
+			{ 1000, 3, 150, 0.03 }, { 65535, 4, 200, 0.0000093 },
+		};
+
+		c = paper_cfg(TIMELY_LAW_SQCC);
+		for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+			u8 k = timely_sqcc_k(t[i].n);
+			double dm = timely_sqcc_delta(&c, t[i].n, k) * 8 / 1e6;
+
+			CHECK(k == t[i].k && timely_sqcc_t_low(&c, k) == t[i].tl &&
+			      fabs(dm - t[i].delta_mbps) <= 0.001 * t[i].delta_mbps + 8e-6,
+			      "N=%u k=%u T_low=%u delta=%.5f Mbit/s", t[i].n, k,
+			      timely_sqcc_t_low(&c, k), dm);
+		}
+		CHECK(timely_n_sample(c.link_Bps, 0, c.link_Bps / 60) == 60, "N sample %u",
+		      timely_n_sample(c.link_Bps, 0, c.link_Bps / 60));
+		CHECK(timely_n_sample(c.link_Bps, TIMELY_ONE, c.link_Bps / 30) == 60,
+		      "N sample g=1: %u", timely_n_sample(c.link_Bps, TIMELY_ONE, c.link_Bps / 30));
+	}
+	tap_end();
+
+	tap_begin("law: completion window closes per seg bytes and >= D_minRTT, min RTT, delayed fallback");
+	{
+		struct timely_win w;
+		struct timely_win_out wo;
+		bool closed;
+
+		timely_win_reset(&w, 1000);
+		closed = timely_win_add(&w, 1010, 300, false, 40000, 65536, 20, true, &wo);
+		CHECK(!closed, "closed after 40 KB");
+		closed = timely_win_add(&w, 1015, 0, false, 30000, 65536, 20, true, &wo);
+		CHECK(!closed, "closed before D_minRTT");
+		closed = timely_win_add(&w, 1030, 200, false, 1000, 65536, 20, true, &wo);
+		CHECK(closed && wo.rtt_us == 200 && wo.bytes == 71000 && wo.span_us == 30,
+		      "closed %d rtt %u bytes %u span %u", closed, wo.rtt_us, wo.bytes, wo.span_us);
+		closed = timely_win_add(&w, 1100, 500, true, 70000, 65536, 20, true, &wo);
+		CHECK(closed && wo.rtt_us == 500, "delayed-only window rtt %u", wo.rtt_us);
+		closed = timely_win_add(&w, 1200, 0, false, 70000, 65536, 20, true, &wo);
+		CHECK(!closed, "a window without any RTT sample closed");
+		/* the clock wraps at 2^32 us */
+		timely_win_reset(&w, 0xfffffff0u);
+		closed = timely_win_add(&w, 0x10, 100, false, 70000, 65536, 20, true, &wo);
+		CHECK(closed && wo.span_us == 0x20, "wrap span %u", wo.span_us);
+	}
+	tap_end();
+}
+
+/* Random inputs across the whole documented range: invariants hold, no UB. */
+static void test_extremes(void)
+{
+	static const u64 rates[] = { 125000, 1000000, 1250000000ULL, 100000000000ULL };
+	static const u32 rtts[] = { 1, 2, 20, 500, 100000, 1000000, 1u << 20, 0xffffffffu };
+
+	tap_begin("law: range extremes (1 Mbit/s..800 Gbit/s, 1 us..1 s, beta/alpha 1 ppm..1) keep invariants");
+	for (int it = 0; it < 200000; it++) {
+		struct timely_law_cfg c = {
+			.kind = (u8)rnd_range(0, 2),
+			.relative = rnd_range(0, 1),
+			.thigh_max_cut = rnd_range(0, 1),
+			.hai_thresh = (u8)rnd_range(0, 255),
+			.t_high_us = (u32)rnd_range(2, 1000000),
+			.base_us = (u32)rnd_range(1, 1000000),
+			.dmin_us = (u32)rnd_range(1, 1000000),
+			.alpha_q16 = TIMELY_PPM_TO_Q16(rnd_range(16, 1000000)),
+			.beta_q20 = TIMELY_PPM_TO_Q20(rnd_range(1, 1000000)),
+			.delta_Bps = rnd_range(1, 100000000000ULL),
+			.link_Bps = rnd_range(0, 1) ? rnd_range(125000, 100000000000ULL) : 0,
+			.rate_min_Bps = rnd_range(1, 125000),
+			.rate_max_Bps = 100000000000ULL,
+		};
+		struct timely_law_state s = { .rate = rates[rnd_range(0, 3)] };
+		struct timely_law_out o;
+
+		if (!c.beta_q20)
+			c.beta_q20 = 1;
+		c.t_low_us = (u32)rnd_range(1, c.t_high_us - 1);
+		c.rtt_ref_us = (u32)rnd_range(1, 1000000);
+		for (int j = 0; j < 8; j++) {
+			u32 rtt = rnd_range(0, 3) ? rtts[rnd_range(0, 7)] : (u32)rnd_range(0, 2000000);
+
+			timely_law_update(&c, &s, rtt, (u32)rnd_range(0, 70000), rnd_range(0, 1), &o);
+			CHECK(s.rate >= c.rate_min_Bps && s.rate <= c.rate_max_Bps &&
+			      o.g_q16 >= -64 * TIMELY_ONE && o.g_q16 <= 64 * TIMELY_ONE &&
+			      o.w_q16 <= TIMELY_ONE && o.t_low_us >= 1 && o.t_low_us < c.t_high_us &&
+			      o.delta_Bps >= 1 && timely_cwnd_bytes(&c, s.rate, 9000) < (1ULL << 60),
+			      "kind %u rate %llu g %d w %u tl %u", c.kind,
+			      (unsigned long long)s.rate, o.g_q16, o.w_q16, o.t_low_us);
+		}
+		CHECK(timely_n_sample(rnd_range(0, 100000000000ULL), (s32)rnd_range(0, 1u << 31),
+				      rnd_range(1, 100000000000ULL)) <= TIMELY_N_MAX, "n sample");
+	}
+	tap_end();
+}
+
+/* ---- model scenarios -------------------------------------------------- */
+
+static void test_single(int kind)
+{
+	struct timely_law_cfg c = tb_cfg(kind);
+	struct model *m = calloc(1, sizeof(*m));
+	struct qstats qs;
+	double t[MAXF], util, dq_ms;
+
+	model_init(m, &c, TB_C, TB_BASE, 1500, 65536);
+	m->n_fixed = 1;
+	m->noise_us = 300;	/* guest software delay: 0..300 us */
+	flow_start(m, 0, TB_C);
+	model_run(m, 4000000, NULL, NULL);
+	model_run(m, 4000000, t, &qs);
+	util = t[0] / TB_C;
+	dq_ms = qs.mean * 1500 / (double)TB_C * 1e3;
+	if (kind == TIMELY_LAW_GRADIENT) {
+		/*
+		 * Alg. 1 has no in-band fixed point (§II.A): the gradient cut
+		 * (beta = 0.8) drains the queue, which then refills by delta
+		 * per completion below T_low.  Asserted: the link stays full
+		 * and the queue never passes T_high.
+		 */
+		tap_begin("model %s: one flow at 100 Mbit/s, 10 ms: util %.3f (>= 0.90), queue p99 %.0f pkts <= T_high (417), mean %.1f pkts = %.2f ms (no fixed point: below T_low 5 ms), empty %.3f, %u updates",
+			  kname[kind], util, qs.p99, qs.mean, dq_ms, qs.empty, m->f[0].updates);
+		CHECK(util >= 0.90, "util %.3f", util);
+		CHECK(qs.p99 <= 417, "p99 %.0f", qs.p99);
+	} else {
+		tap_begin("model %s: one flow at 100 Mbit/s, 10 ms: util %.3f (>= 0.90), mean queue %.1f pkts = %.2f ms in [T_low/2 2.5, T_high 50] ms, p99 >= T_low (std %.1f, p1..p99 %.0f..%.0f, empty %.3f, %u updates)",
+			  kname[kind], util, qs.mean, dq_ms, qs.std, qs.p1, qs.p99, qs.empty, m->f[0].updates);
+		/*
+		 * E = delta / (beta C) = 0.25 for one flow: the fixed point is
+		 * 1.25 T_low (Eq. 6/17), but the only damping is the weight's
+		 * 2 beta E, so a lone flow oscillates slowly around it and the
+		 * mean lands near T_low.  Asserted: full link, the mean within
+		 * [T_low / 2, T_high] and the queue reaching the band (p99).
+		 */
+		CHECK(util >= 0.90, "util %.3f", util);
+		CHECK(dq_ms >= 2.5 && dq_ms <= 50, "queue %.2f ms", dq_ms);
+		CHECK(qs.p99 * 1500 / (double)TB_C * 1e3 >= 5, "p99 %.0f pkts", qs.p99);
+	}
+	tap_end();
+	model_free(m);
+	free(m);
+}
+
+struct incast_res {
+	struct qstats qs;
+	double util, jain;
+	u32 n_med;
+};
+
+static void run_incast(struct model *m, int nf, u64 warm_us, u64 meas_us,
+		       struct incast_res *r)
+{
+	double t[MAXF];
+
+	for (int i = 0; i < nf; i++)
+		flow_start(m, i, m->C / nf);
+	model_run(m, warm_us, NULL, NULL);
+	model_run(m, meas_us, t, &r->qs);
+	r->util = sum(t, nf) / m->C;
+	r->jain = jain(t, nf);
+	r->n_med = m->f[0].n;
+}
+
+static void test_incast_testbed(void)
+{
+	static const int nf = 16;
+	struct incast_res r[4];
+	const char *name[4] = { "timely_p", "sqcc (N fixed)", "sqcc (N estimated)", "timely" };
+
+	for (int v = 0; v < 4; v++) {
+		int kind = v == 0 ? TIMELY_LAW_PATCHED : v == 3 ? TIMELY_LAW_GRADIENT : TIMELY_LAW_SQCC;
+		struct timely_law_cfg c = tb_cfg(kind);
+		struct model *m = calloc(1, sizeof(*m));
+
+		model_init(m, &c, TB_C, TB_BASE, 1500, 65536);
+		m->n_fixed = nf;
+		m->n_source = v == 2 ? N_ESTIMATE : N_FIXED;
+		m->noise_us = 300;
+		run_incast(m, nf, 6000000, 4000000, &r[v]);
+		tap_diag("testbed 16-to-1 %s: util %.3f Jain %.4f queue mean %.1f std %.1f p1..p99 %.0f..%.0f pkts, empty %.3f, N %u",
+			 name[v], r[v].util, r[v].jain, r[v].qs.mean, r[v].qs.std,
+			 r[v].qs.p1, r[v].qs.p99, r[v].qs.empty, r[v].n_med);
+		model_free(m);
+		free(m);
+	}
+	tap_begin("model testbed 16-to-1: SQCC mean queue %.1f < timely_p %.1f pkts (ratio %.2f; Eq. 6/17 at E = 4: 149/208 = 0.71)",
+		  r[1].qs.mean, r[0].qs.mean, r[1].qs.mean / r[0].qs.mean);
+	CHECK(r[1].qs.mean < 0.85 * r[0].qs.mean, "ratio %.2f", r[1].qs.mean / r[0].qs.mean);
+	CHECK(r[2].qs.mean < 0.85 * r[0].qs.mean, "estimate ratio %.2f", r[2].qs.mean / r[0].qs.mean);
+	tap_end();
+	tap_begin("model testbed 16-to-1: all converge: util >= 0.9 (timely: 0.8) and Jain >= 0.9 (timely_p %.3f/%.3f, sqcc %.3f/%.3f, sqcc-est %.3f/%.3f, timely %.3f/%.3f)",
+		  r[0].util, r[0].jain, r[1].util, r[1].jain, r[2].util, r[2].jain, r[3].util, r[3].jain);
+	/* TIMELY: no fixed point, the queue empties a quarter of the time */
+	for (int v = 0; v < 4; v++)
+		CHECK(r[v].util >= (v == 3 ? 0.8 : 0.9) && r[v].jain >= 0.9,
+		      "%s util %.3f jain %.3f", name[v], r[v].util, r[v].jain);
+	tap_end();
+	tap_begin("model testbed: SQCC's N estimate from C(1+g)/R lands near 16 (got %u, 8..32)",
+		  r[2].n_med);
+	CHECK(r[2].n_med >= 8 && r[2].n_med <= 32, "N %u", r[2].n_med);
+	tap_end();
+}
+
+/*
+ * The VM fairness scenario: 4 flows joining 0.5 s apart at C/4 each
+ * (init_rate_kbps), Jain's index over the last 5 s of 9.5 s.  The blend's
+ * multiplicative term (beta err w, proportional to the rate) against the
+ * equal additive term delta (1 - w) is AIMD: unequal rates converge.
+ */
+static void test_fairness_testbed(void)
+{
+	for (int kind = 0; kind < 3; kind++) {
+		struct timely_law_cfg c = tb_cfg(kind);
+		struct model *m = calloc(1, sizeof(*m));
+		struct qstats qs;
+		double t[MAXF];
+
+		model_init(m, &c, TB_C, TB_BASE, 1500, 65536);
+		m->n_fixed = 4;
+		m->noise_us = 300;
+		for (int i = 0; i < 4; i++) {
+			flow_start(m, i, TB_C / 4);
+			model_run(m, 500000, NULL, NULL);
+		}
+		model_run(m, 3000000, NULL, NULL);
+		model_run(m, 5000000, t, &qs);
+		tap_begin("model %s: 4 flows joining 0.5 s apart: Jain %.4f (>= 0.9; TIMELY: reported only), util %.3f (>= 0.9), queue mean %.1f pkts",
+			  kname[kind], jain(t, 4), sum(t, 4) / TB_C, qs.mean);
+		/* TIMELY has a continuum of fixed points, no fair one ([23]) */
+		CHECK(kind == TIMELY_LAW_GRADIENT || jain(t, 4) >= 0.9, "jain %.4f", jain(t, 4));
+		CHECK(sum(t, 4) / TB_C >= 0.9, "util %.3f", sum(t, 4) / TB_C);
+		tap_end();
+		model_free(m);
+		free(m);
+	}
+}
+
+/* The paper's Fig. 1 / Fig. 2 setting */
+static void test_incast_paper(void)
+{
+	struct incast_res r[2][3];
+	static const int ns[2] = { 40, 60 };
+
+	for (int a = 0; a < 2; a++) {
+		for (int v = 0; v < 3; v++) {
+			int kind = v == 0 ? TIMELY_LAW_PATCHED : TIMELY_LAW_SQCC;
+			struct timely_law_cfg c = paper_cfg(kind);
+			struct model *m = calloc(1, sizeof(*m));
+
+			model_init(m, &c, c.link_Bps, 5, 1000, 65536);
+			/* v = 1: error function only (N unknown -> k = 1, delta0);
+			 * v = 2: + delta = C k / N^2 */
+			m->n_fixed = v == 2 ? ns[a] : 1;
+			run_incast(m, ns[a], 300000, 200000, &r[a][v]);
+			tap_diag("paper scale %d-to-1 %s: util %.3f Jain %.4f queue mean %.1f std %.1f p1..p99 %.0f..%.0f pkts, empty %.3f",
+				 ns[a], v == 0 ? "patched TIMELY" : v == 1 ? "SQCC error only" : "SQCC + delta",
+				 r[a][v].util, r[a][v].jain, r[a][v].qs.mean, r[a][v].qs.std,
+				 r[a][v].qs.p1, r[a][v].qs.p99, r[a][v].qs.empty);
+			model_free(m);
+			free(m);
+		}
+	}
+	tap_begin("model paper scale 60-to-1 (Fig. 1d): SQCC error-only mean queue %.1f <= 0.5 x patched %.1f pkts (ratio %.2f; paper ~0.2)",
+		  r[1][1].qs.mean, r[1][0].qs.mean, r[1][1].qs.mean / r[1][0].qs.mean);
+	CHECK(r[1][1].qs.mean <= 0.5 * r[1][0].qs.mean, "ratio %.2f",
+	      r[1][1].qs.mean / r[1][0].qs.mean);
+	tap_end();
+	tap_begin("model paper scale (Fig. 2c): delta adjustment lowers the mean queue at N = 40 (%.1f -> %.1f) and N = 60 (%.1f -> %.1f)",
+		  r[0][1].qs.mean, r[0][2].qs.mean, r[1][1].qs.mean, r[1][2].qs.mean);
+	CHECK(r[0][2].qs.mean < r[0][1].qs.mean && r[1][2].qs.mean < r[1][1].qs.mean, "no drop");
+	tap_end();
+}
+
+int main(void)
+{
+	tap_header();
+	tap_seed_from_env();
+	test_exact();
+	test_extremes();
+	for (int k = 0; k < 3; k++)
+		test_single(k);
+	test_incast_testbed();
+	test_fairness_testbed();
+	test_incast_paper();
+	return tap_done();
+}
