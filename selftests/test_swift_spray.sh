@@ -51,7 +51,19 @@ ktap_test_result "4 clean paths: together $(net_get util_pct)% of the link (>= 8
 net_setup --rate-mbit "$SW_RATE" --rtt-ms "$SW_RTT" --limit-pkts 300 --paths 4 \
 	--congested 1 --congested-ms $EXTRA_MS
 net_quickack
+# which cuts each flow took: MD (delay), FR (SACK-detected loss), RTO only
+TR=/sys/kernel/tracing ev=/sys/kernel/tracing/events/swift/swift_decision
+echo >$TR/trace
+echo 'action == 1 || action == 3 || action == 5 || action == 6' >$ev/filter
+echo 1 >$ev/enable
 spray_pair congested
+echo 0 >$ev/enable
+echo 0 >$ev/filter
+grep swift_decision $TR/trace >"$NET_RUN/swift_cuts.txt"
+for v in 0 2; do
+	cuts=$(grep "variant=$v " "$NET_RUN/swift_cuts.txt" | grep -o 'action=[0-9]' | sort | uniq -c | tr '\n' ' ')
+	log_info "$( ((v)) && echo mswift || echo swift) cuts (1 MD on delay, 3 SACK-loss, 5 RTO, 6 reset), whole run: ${cuts:-none}"
+done
 [[ $(net_get cc_ok) == 1 ]] || ok_cc=0
 ratio=$(fcalc "$G_MSW / ($G_SW > 0.01 ? $G_SW : 0.01)")
 dcc_result congested_ratio "$ratio"
