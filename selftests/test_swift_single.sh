@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One Swift flow through the bottleneck (issue 6): >= 90% of the bottleneck
+# rate with the mean queueing delay within 50% of the configured target
+# (allowance SW_Q_US above the idle RTT; at a one-flow window of ~100
+# packets the flow-scaling term is ~0), and the decisions are the law's:
+# additive increases and multiplicative decreases, at most one MD per RTT.
+# Scale: see swift_common.sh.
+source "$(dirname "$0")/swift_common.sh"
+swift_require
+ktap_set_plan 5
+
+DUR=12 SKIP=4
+TR=/sys/kernel/tracing
+net_setup --rate-mbit "$SW_RATE" --rtt-ms "$SW_RTT" --limit-pkts 300
+net_quickack
+swift_set_target
+echo >$TR/trace
+echo 16384 >$TR/buffer_size_kb
+echo 1 >$TR/events/swift/swift_decision/enable
+net_run_single swift $DUR $SKIP
+echo 0 >$TR/events/swift/swift_decision/enable
+grep swift_decision $TR/trace >"$NET_RUN/swift_trace.txt"
+swift_report single
+util=$(net_get util_pct) qd=$(net_get mean_qdelay_ms)
+q_ms=$(fcalc "$SW_Q_US / 1000")
+
+ktap_test_result "sender used swift (iperf3 sender_tcp_congestion)" [ "$(net_get cc_ok)" = 1 ]
+ktap_test_result "utilisation $util% of $SW_RATE Mbit/s (>= 90%)" fge "$util" 90
+ktap_test_result "mean queueing delay $qd ms within 50% of the target allowance $q_ms ms" \
+	eval 'fge "$qd" "$(fcalc "0.5 * $q_ms")" && fle "$qd" "$(fcalc "1.5 * $q_ms")"'
+# the law at work: count actions (0 AI, 1 MD, 2 HOLD, 3 FR, 5 RTO)
+acts=$(grep -o 'action=[0-9]' "$NET_RUN/swift_trace.txt" | sort | uniq -c | tr '\n' ' ')
+nai=$(grep -c 'action=0' "$NET_RUN/swift_trace.txt")
+nmd=$(grep -c 'action=1' "$NET_RUN/swift_trace.txt")
+log_info "decisions by action (0 AI, 1 MD, 2 HOLD, 3 FR, 5 RTO, 7 NOAI): $acts"
+dcc_result single_md "$nmd"
+# at most one MD per RTT (~11 ms loaded): <= DUR * 1000 / 10 ms
+ktap_test_result "$nai additive increases and $nmd multiplicative decreases, MD at most once per RTT (<= $((DUR * 100)))" \
+	eval '[ "$nai" -gt 1000 ] && [ "$nmd" -gt 10 ] && [ "$nmd" -le $((DUR * 100)) ]'
+ktap_test_result "no kernel warnings" check_dmesg_clean
+ktap_finished
