@@ -71,6 +71,7 @@ struct nscc_params {
 	u32 median_ewma;	/* MNSCC: feed the EWMA the median (A1) */
 	u32 median_lower;	/* MNSCC: even H takes the lower median (A2) */
 	u32 cwnd_limited_only;	/* increase only when cwnd-limited (A15) */
+	u32 pacing_gain_pct;	/* kernel glue: pacing = gain cwnd / srtt */
 };
 
 extern const struct nscc_params nscc_params_default;

@@ -31,6 +31,7 @@ const struct nscc_params nscc_params_default = {
 	.median_ewma = 0,
 	.median_lower = 1,
 	.cwnd_limited_only = 1,
+	.pacing_gain_pct = 120,		/* spec 6.5 */
 };
 
 /* The emergency EWMA branch's gain is hard-wired in [H] (0.0125, Q16). */
