@@ -24,6 +24,16 @@
 #   sender i (ingress qdisc + matchall mirred).  Default fwd = rtt/2;
 #   --fwd-ms 0 puts it all on the ACK path (no ifb).  No netem when rtt is 0.
 #
+#   Spraying (--paths P > 1), after [M]'s model (spec swift.md/nscc.md §6):
+#   the forward netem on ifb f<i> becomes a prio qdisc with P bands, each a
+#   netem "path" (fwd delay, plus --congested-ms on the first K bands), and
+#   P-1 cls_basic filters meta(random) send each packet to band k with
+#   probability 1/P (chained: filter k takes 1/(P-k+1) of what is left; the
+#   rest falls through the priomap to the last band).  So a fraction K/P of a
+#   flow's packets crosses a path with a standing queue of --congested-ms
+#   (probability q, delays T_s/T_l in [M]), they arrive reordered, and the
+#   shared rate limit on d0 stays the one bottleneck.  ACKs are not sprayed.
+#
 #   Bottleneck on the router's egress d0 (the only queue that builds):
 #     --shaper htb (default): root 1: htb, class 1:1 rate=ceil=R, burst B, and
 #                  the queue as leaf qdisc handle 10: (parent 1:1)
@@ -62,6 +72,15 @@
 #                                                                [NET_BURST_BYTES]
 #   --offloads         keep TSO/GSO/GRO on (then use byte limits)  [NET_OFFLOADS=0]
 #   --period-ms P      sampler period                            [NET_PERIOD_MS=100]
+#   --paths P          packet spraying: every data packet takes one of P
+#                      emulated paths at random (1 = no spraying, max 8)
+#                                                                [NET_PATHS=1]
+#   --congested K      the first K of the P paths are congested: their
+#                      packets see --congested-ms more one-way delay
+#                                                                [NET_CONGESTED=0]
+#   --congested-ms D   extra delay of a congested path (default: the largest
+#                      base RTT, i.e. a congested path's RTT is 2x base)
+#                                                                [NET_CONGESTED_MS]
 #   --dir DIR          where runs go     [NET_DIR=$DCC_OUT/net/<test>-<prefix>]
 #   Calls net_cleanup first if a topology exists, and registers net_cleanup at
 #   exit (dcc_on_exit).  Sets NET_NS_S (array), NET_NS_R, NET_NS_D, NET_DST_IP,
@@ -230,6 +249,7 @@ net_setup() {
 	local k=${NET_ECN_K_BYTES:-} ecn=${NET_ECN:-0} shaper=${NET_SHAPER:-htb}
 	local burst=${NET_BURST_BYTES:-} offl=${NET_OFFLOADS:-0}
 	local period=${NET_PERIOD_MS:-100} dir=${NET_DIR:-}
+	local paths=${NET_PATHS:-1} ncong=${NET_CONGESTED:-0} cong_ms=${NET_CONGESTED_MS:-}
 	while (($#)); do
 		case $1 in
 		--senders) senders=$2; shift ;;
@@ -245,6 +265,9 @@ net_setup() {
 		--offloads) offl=1 ;;
 		--period-ms) period=$2; shift ;;
 		--dir) dir=$2; shift ;;
+		--paths) paths=$2; shift ;;
+		--congested) ncong=$2; shift ;;
+		--congested-ms) cong_ms=$2; shift ;;
 		*) _net_die "net_setup: unknown option $1"; return 1 ;;
 		esac
 		shift
@@ -253,6 +276,8 @@ net_setup() {
 	((senders >= 1 && senders <= 64)) || { _net_die "--senders must be 1..64"; return 1; }
 	[[ $shaper == htb || $shaper == tbf || $shaper == netem ]] || { _net_die "--shaper htb|tbf|netem"; return 1; }
 	[[ $shaper == netem && -n $k ]] && { _net_die "--shaper netem cannot CE-mark (--ecn-k-bytes): use htb"; return 1; }
+	[[ $paths =~ ^[1-8]$ ]] || { _net_die "--paths must be 1..8"; return 1; }
+	[[ $ncong =~ ^[0-9]$ ]] && ((ncong <= paths)) || { _net_die "--congested must be 0..--paths"; return 1; }
 	[[ -n $NET_PFX ]] && net_cleanup
 
 	# per-sender delays, default queue limit and burst: one awk for all
@@ -278,6 +303,8 @@ net_setup() {
 	NET_SENDERS=$senders NET_RATE_MBIT=$rate NET_RTT_MS=$rtt NET_FWD_MS=$fwd
 	NET_ECN=$ecn NET_ECN_K_BYTES=$k NET_SHAPER=$shaper NET_OFFLOADS=$offl
 	NET_PERIOD_MS=$period NET_LIMIT_PKTS=$lpk NET_LIMIT_BYTES=$lby NET_BURST_BYTES=$burst
+	[[ -n $cong_ms ]] || cong_ms=${L[4]}
+	NET_PATHS=$paths NET_CONGESTED=$ncong NET_CONGESTED_MS=$cong_ms
 
 	NET_PFX="dcc$$$((RANDOM % 1000))-"
 	NET_NS_R=${NET_PFX}r
@@ -292,10 +319,12 @@ net_setup() {
 	local need_ifb=0
 	for ((i = 0; i < senders; i++)); do
 		[[ ${NET_FWD_LIST[i]} != 0 ]] && need_ifb=1
+		((paths > 1)) && need_ifb=1
 	done
 	# modules: best effort (built in, or absent on a host that can't load any)
 	modprobe -a -q veth sch_htb sch_tbf sch_red sch_netem sch_ingress act_mirred \
 		cls_matchall tcp_diag inet_diag 2>/dev/null
+	((paths > 1)) && modprobe -a -q sch_prio cls_basic em_meta 2>/dev/null
 	if ((need_ifb)) && [[ ! -d /sys/module/ifb ]]; then
 		modprobe -q ifb numifbs=0 2>/dev/null
 	fi
@@ -341,7 +370,7 @@ net_setup() {
 	devs=(d0)
 	for ((i = 0; i < senders; i++)); do
 		batch+=$'\n'"addr add 10.1.$i.1/24 dev s$i"$'\n'"link set s$i up"
-		[[ ${NET_FWD_LIST[i]} != 0 ]] && batch+=$'\n'"link add f$i type ifb"$'\n'"link set f$i up"
+		[[ ${NET_FWD_LIST[i]} != 0 || $paths -gt 1 ]] && batch+=$'\n'"link add f$i type ifb"$'\n'"link set f$i up"
 		devs+=("s$i")
 	done
 	ip netns exec "$NET_NS_R" bash -c "$cfg" _ "$batch" 1 "$ecnv" "$offl" "$rps_r" "${devs[@]}" ||
@@ -360,7 +389,11 @@ net_setup() {
 	for ((i = 0; i < senders; i++)); do
 		f=${NET_FWD_LIST[i]} v=${NET_REV_LIST[i]}
 		[[ $v != 0 ]] && tcb+=("qdisc add dev s$i root handle 1: netem delay ${v}ms limit 100000")
-		if [[ $f != 0 ]]; then
+		if ((paths > 1)); then
+			_net_spray_tc "f$i" "$f" "$paths" "$ncong" "$cong_ms"
+			tcb+=("qdisc add dev s$i handle ffff: ingress"
+				"filter add dev s$i parent ffff: protocol all prio 1 matchall action mirred egress redirect dev f$i")
+		elif [[ $f != 0 ]]; then
 			tcb+=("qdisc add dev f$i root handle 1: netem delay ${f}ms limit 100000"
 				"qdisc add dev s$i handle ffff: ingress"
 				"filter add dev s$i parent ffff: protocol all prio 1 matchall action mirred egress redirect dev f$i")
@@ -399,8 +432,28 @@ net_setup() {
 				{ _net_die "sender $i cannot reach the receiver"; return 1; }
 		done
 	fi
-	log_info "net: $senders sender(s) -> router -> receiver; bottleneck $shaper $rate Mbit/s (burst $burst B), queue: $leaf; rtt $rtt ms (fwd ${NET_FWD_LIST[*]} ms); ecn=$ecn; offloads=$([[ $offl == 1 ]] && echo on || echo off); dir $NET_DIR"
+	local spray=
+	((paths > 1)) && spray="; spraying over $paths paths, $ncong congested (+$cong_ms ms)"
+	log_info "net: $senders sender(s) -> router -> receiver; bottleneck $shaper $rate Mbit/s (burst $burst B), queue: $leaf; rtt $rtt ms (fwd ${NET_FWD_LIST[*]} ms)$spray; ecn=$ecn; offloads=$([[ $offl == 1 ]] && echo on || echo off); dir $NET_DIR"
 	return 0
+}
+
+# _net_spray_tc DEV FWD_MS P K EXTRA_MS: append to tcb (the caller's tc batch)
+# the P-path spraying qdiscs of ifb DEV (see "Spraying" above).
+_net_spray_tc() {
+	local dev=$1 fwd=$2 p=$3 k=$4 extra=$5 b d pm='' thr
+	for ((b = 0; b < 16; b++)); do pm+=" $((p - 1))"; done
+	tcb+=("qdisc add dev $dev root handle 1: prio bands $p priomap$pm")
+	for ((b = 1; b <= p; b++)); do
+		d=$fwd
+		((b <= k)) && d=$(awk -v a="$fwd" -v x="$extra" 'BEGIN { print a + x }')
+		tcb+=("qdisc add dev $dev parent 1:$b handle $((b + 1))0: netem delay ${d}ms limit 100000")
+		if ((b < p)); then
+			# P(random < thr) = 1 / (p - b + 1) of the packets still unclassified
+			thr=$((4294967295 / (p - b + 1)))
+			tcb+=("filter add dev $dev parent 1: protocol ip prio $b basic match 'meta(random mask 0xffffffff lt $thr)' flowid 1:$b")
+		fi
+	done
 }
 
 net_run_single() { # CC DUR SKIP
@@ -505,6 +558,9 @@ net_new_run() {
 		echo "burst_bytes=$NET_BURST_BYTES"
 		echo "leaf=$NET_LEAF"
 		echo "offloads=$NET_OFFLOADS"
+		echo "paths=$NET_PATHS"
+		echo "congested=$NET_CONGESTED"
+		echo "congested_ms=$NET_CONGESTED_MS"
 		echo "period_ms=$NET_PERIOD_MS"
 		echo "ss_max_duty=${NET_SS_MAX_DUTY:-0.2}"
 	} >"$NET_RUN/net.conf"
