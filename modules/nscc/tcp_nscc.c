@@ -312,7 +312,8 @@ static void nscc_init(struct sock *sk)
 	ca->st.glue = mnscc ? NSCC_G_MNSCC : 0;
 	ca->prev_delivered_ce = tp->delivered_ce;
 	dcc_ecn_echo_init(sk, &ca->prior_rcv_nxt);
-	if (!nscc_ecn_ok(sk))
+	/* init also runs in SYN_SENT (ECN not known yet): log established only */
+	if (sk->sk_state == TCP_ESTABLISHED && !nscc_ecn_ok(sk))
 		pr_info_once("%s: ECN not negotiated on a socket: controlling on delay alone (noecn_mark_pct)\n",
 			     inet_csk(sk)->icsk_ca_ops->name);
 
@@ -386,6 +387,16 @@ static void nscc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	nscc_trace(sk, ca, &c, &a, &o);
 }
 
+/* CA_EVENT_TX_START comes before lsndtime is updated: the gap since the
+ * previous send, against the base RTT */
+static bool nscc_idle_gap(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	s32 gap = (s32)(tcp_jiffies32 - tp->lsndtime);
+
+	return gap > 0 && jiffies_to_usecs(gap) > dcc_base_rtt_us(sk, 0);
+}
+
 static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct nscc *ca = inet_csk_ca(sk);
@@ -409,8 +420,15 @@ static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		}
 		break;
 	case CA_EVENT_TX_START:
-		/* restart after idle: no QA decision or eta over the gap */
-		nscc_on_idle_restart(&ca->st, (u32)tcp_sk(sk)->tcp_mstamp);
+		/*
+		 * Sending with nothing in flight.  That also happens every
+		 * round when one ACK covers a whole (small) window, so only a
+		 * gap of more than a base RTT since the last send (lsndtime,
+		 * jiffies: at least one tick) is an idle restart: then no QA
+		 * decision and no eta may span the gap.
+		 */
+		if (ca->snap && nscc_idle_gap(sk))
+			nscc_on_idle_restart(&ca->st, (u32)tcp_sk(sk)->tcp_mstamp);
 		break;
 	default:
 		break;

@@ -708,7 +708,7 @@ static void test_model(void)
 
 	/* spraying over 4 paths, one congested (+extra one-way delay) */
 	{
-		static const u32 extra[] = { 8000, 15000, 30000, 60000 };
+		static const u32 extra[] = { 10000, 20000, 30000, 60000 };
 		double ratio[4];
 
 		tap_begin("spraying, 1 of 4 paths congested: MNSCC goodput >= NSCC's");
