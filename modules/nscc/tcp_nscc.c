@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NSCC: the Ultra Ethernet "Network Signal Congestion Control", and MNSCC,
+ * its median-filtered variant for packet spraying (Gerstein, Silberstein,
+ * Keslassy, "Congestion Control for Spraying with Congested Paths"), for
+ * Linux as tcp_congestion_ops "nscc" and "mnscc" (one module, one code
+ * base; "mnscc" autoloads this module through its alias).
+ *
+ * Theory.  Two signals that fail differently: queueing delay (RTT minus
+ * base RTT) is graded but mixes every path and lags; ECN is per path,
+ * binary and early.  Every ACK compares its delay d with target_Qdelay and
+ * reads its CE echo, and the pair picks one of four quadrants [N 2]:
+ *
+ *	             no ECN                        ECN
+ *	d < target   proportional increase          no change (steer only:
+ *	             alpha * (target - d) per RTT,  the path, not the
+ *	             fast increase if the pipe is   network, is congested)
+ *	             empty (x1.25 per RTT)
+ *	d >= target  fair increase, fi per RTT      multiplicative decrease
+ *	                                            cwnd *= max(1 - gamma *
+ *	                                            (avg - target) / avg, 0.5)
+ *
+ * "Fast trigger, slow actuator" [N 1]: increases accumulate as credit and
+ * are applied in batches every 8 MTU of ACKs or network RTT ("fulfill",
+ * credit divided by cwnd: equal per-RTT steps for all flows = fairness);
+ * eta adds liveness once per network RTT; MD is immediate but sized by a
+ * slow EWMA of the delay that trusts high delays only when they carry ECN,
+ * and comes at most once per base RTT.  Quick Adapt resets cwnd to what
+ * was delivered in the last base_rtt + target when a flow nearly stalled
+ * and something bad (loss, delay > 4 target) happened: incast in O(1) RTT.
+ * All gains scale with the network BDP against 100 Gbit/s x 12 us.
+ *
+ * MNSCC [M III-B]: under spraying, the few packets that cross a congested
+ * path return large delays again and again; a controller that acts on the
+ * latest sample backs off far too often (throughput Theta(1/sqrt(q))).
+ * MNSCC decides on the median of the last H ACKs' delays, H =
+ * max(min(W/2, 4), 1), which a minority of bad paths cannot move.
+ *
+ * Linux mapping (spec 6): cwnd is kept in bytes by the law (nscc_law.c);
+ * snd_cwnd = cwnd / mss and the socket paces at pacing_gain * cwnd / srtt
+ * (internal pacing, as BBR; TSO autosizing needs the rate anyway).  The
+ * per-ACK ECN bit is the change of tp->delivered_ce (the packets this ACK
+ * delivered were echoed CE).  The receiving socket must echo CE per packet
+ * (DCTCP's receiver, dcc_ecn_echo()): run nscc/mnscc (or dctcp) on both
+ * ends; iperf3 -C sets it on the server's data socket too.  Classic echo
+ * still works, with about one RTT of echoes per mark.  A loss reported by
+ * SACK/RACK (rs->losses) is NSCC's NACK (cwnd -= lost bytes, QA trigger);
+ * an RTO takes one packet off; spurious-recovery undo restores the window.
+ *
+ * Decisions where spec and papers are silent or do not fit Linux (each is
+ * also at its code):
+ *  - alpha normalised by the network RTT, not by the absolute 12 us of
+ *    the reference ([H] writes 4 MSS scale_a / 12 us): identical at the
+ *    reference network, and a per-RTT step that is a fixed fraction of the
+ *    BDP at any RTT (nscc_resolve());
+ *  - no ECN negotiated, or a path that never marks: NSCC alone has no
+ *    decrease then (A13).  A delay at or above noecn_mark_pct (ECN off,
+ *    default 100% of target) or ecn_backstop_pct (ECN on, 150%) of the
+ *    target counts as a mark.  The spec's fallback (mark when delay and
+ *    the EWMA are above target) never fires: the EWMA feeds base/4 for
+ *    unmarked high delays, so it stays below target.  0 = UE behaviour;
+ *  - MNSCC: W = cwnd / mss (one ACK per segment), and an even window
+ *    takes the lower median (both chosen on the packet model, see
+ *    nscc_median_h() and test_nscc_law.c);
+ *  - network_rtt: parameter, else the flow's base RTT (tcp_min_rtt, so a
+ *    falling base RTT takes effect at once); nic rate: parameter (default
+ *    the 100 Gbit/s reference); target default 1.0 network RTT (no trims).
+ *  - WTD / q3_pressure (optional single-path arms, default off in UE) and
+ *    flow-label rehashing are not implemented.
+ *
+ * Every paper constant is a validated module parameter.  A write publishes
+ * a new immutable snapshot (RCU + refcount); each socket takes a reference
+ * to the snapshot current at its init, so a running flow never sees its
+ * parameters change (8 bytes per socket instead of a copy).
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/refcount.h>
+#include <linux/rcupdate.h>
+#include <net/tcp.h>
+#include <linux/inet_diag.h>
+#include "dcc/dcc.h"
+#include "dcc/ecn_echo.h"
+#include "dcc/nscc.h"
+
+#define CREATE_TRACE_POINTS
+#include "nscc_trace.h"
+
+/* ---- tunables ----------------------------------------------------------- */
+
+static u32 nic_mbps = 100000;
+static u32 network_rtt_us;
+static u32 target_us;
+static u32 target_pct = 100;
+static u32 prop_gain_x100 = 400;
+static u32 fi_x100 = 500;
+static u32 eta_x100 = 15;
+static u32 fi_scale_x100 = 25;
+static u32 fi_thresh_us;
+static u32 gamma_pct = 80;
+static u32 md_floor_pct = 50;
+static u32 delay_alpha_ppm = 12500;
+static u32 qa_gate = 3;
+static u32 qa_thresh_pct = 400;
+static u32 fulfill_bytes = 8 * NSCC_MTU_REF;
+static u32 maxwnd_pct = 150;
+static u32 init_cwnd_pct = 100;
+static u32 noecn_mark_pct = 100;
+static u32 ecn_backstop_pct = 150;
+static u32 median_hmax = NSCC_MED_HMAX;
+static u32 median_ewma;
+static u32 median_lower = 1;
+static u32 cwnd_limited_only = 1;
+static u32 pacing_gain_pct = 120;
+
+/* One immutable parameter set; sockets hold references. */
+struct nscc_snap {
+	refcount_t ref;
+	struct rcu_head rcu;
+	struct nscc_params p;
+};
+
+static struct nscc_snap __rcu *nscc_cur;
+static DEFINE_SPINLOCK(nscc_snap_lock);
+/* used only if no snapshot exists (never after module init): defaults */
+static struct nscc_snap nscc_snap_fallback;
+
+static void nscc_snap_put(struct nscc_snap *s)
+{
+	if (s && s != &nscc_snap_fallback && refcount_dec_and_test(&s->ref))
+		kfree_rcu(s, rcu);
+}
+
+static struct nscc_snap *nscc_snap_get(void)
+{
+	struct nscc_snap *s;
+
+	rcu_read_lock();
+	do {	/* a replaced snapshot may drop to 0: read the new pointer */
+		s = rcu_dereference(nscc_cur);
+	} while (s && !refcount_inc_not_zero(&s->ref));
+	rcu_read_unlock();
+	return s ? s : &nscc_snap_fallback;
+}
+
+/* Build a snapshot of the current values and make it the current one. */
+static int nscc_publish(void)
+{
+	struct nscc_snap *s = kzalloc(sizeof(*s), GFP_KERNEL), *old;
+
+	if (!s)
+		return -ENOMEM;
+	refcount_set(&s->ref, 1);	/* nscc_cur's reference */
+	s->p = (struct nscc_params){
+		.nic_mbps = READ_ONCE(nic_mbps),
+		.network_rtt_us = READ_ONCE(network_rtt_us),
+		.target_us = READ_ONCE(target_us),
+		.target_pct = READ_ONCE(target_pct),
+		.prop_gain_x100 = READ_ONCE(prop_gain_x100),
+		.fi_x100 = READ_ONCE(fi_x100),
+		.eta_x100 = READ_ONCE(eta_x100),
+		.fi_scale_x100 = READ_ONCE(fi_scale_x100),
+		.fi_thresh_us = READ_ONCE(fi_thresh_us),
+		.gamma_pct = READ_ONCE(gamma_pct),
+		.md_floor_pct = READ_ONCE(md_floor_pct),
+		.delay_alpha_ppm = READ_ONCE(delay_alpha_ppm),
+		.qa_gate = READ_ONCE(qa_gate),
+		.qa_thresh_pct = READ_ONCE(qa_thresh_pct),
+		.fulfill_bytes = READ_ONCE(fulfill_bytes),
+		.maxwnd_pct = READ_ONCE(maxwnd_pct),
+		.init_cwnd_pct = READ_ONCE(init_cwnd_pct),
+		.noecn_mark_pct = READ_ONCE(noecn_mark_pct),
+		.ecn_backstop_pct = READ_ONCE(ecn_backstop_pct),
+		.median_hmax = READ_ONCE(median_hmax),
+		.median_ewma = READ_ONCE(median_ewma),
+		.median_lower = READ_ONCE(median_lower),
+		.cwnd_limited_only = READ_ONCE(cwnd_limited_only),
+		.pacing_gain_pct = READ_ONCE(pacing_gain_pct),
+	};
+	spin_lock_bh(&nscc_snap_lock);
+	old = rcu_replace_pointer(nscc_cur, s, lockdep_is_held(&nscc_snap_lock));
+	spin_unlock_bh(&nscc_snap_lock);
+	nscc_snap_put(old);
+	return 0;
+}
+
+/*
+ * Parameter writes: dcc_lib's range check (-EINVAL, old value kept), then
+ * a new snapshot; if that cannot be allocated the old value is restored.
+ * Writes are serialised by the module parameter lock.
+ */
+static int nscc_param_set(const char *val, const struct kernel_param *kp)
+{
+	const struct dcc_param_range *r = kp->arg;
+	u32 old = READ_ONCE(*r->val);
+	int err = dcc_param_ops_range.set(val, kp);
+
+	if (err)
+		return err;
+	err = nscc_publish();
+	if (err)
+		WRITE_ONCE(*r->val, old);
+	return err;
+}
+
+static int nscc_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct dcc_param_range *r = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*r->val));
+}
+
+static const struct kernel_param_ops nscc_param_ops = {
+	.set = nscc_param_set,
+	.get = nscc_param_get,
+};
+
+#define nscc_param(name, lo, hi, desc)					\
+	static struct dcc_param_range __nscc_range_##name = {		\
+		.val = &(name), .min = (lo), .max = (hi) };		\
+	module_param_cb(name, &nscc_param_ops, &__nscc_range_##name, 0644); \
+	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+
+nscc_param(nic_mbps, 1, 800000, "host link (NIC) rate, Mbit/s: sets the BDP, maxwnd and the gains");
+nscc_param(network_rtt_us, 0, 1000000, "network RTT for the gains and the eta period, us; 0 = the flow's base RTT");
+nscc_param(target_us, 0, 1000000, "target queueing delay, us; 0 = target_pct of the network RTT");
+nscc_param(target_pct, 1, 1000, "target queueing delay as % of the network RTT (UE: 100, 75 with trimming)");
+nscc_param(prop_gain_x100, 0, 10000, "proportional increase: x100 MSS_ref per network RTT of missing queue (4)");
+nscc_param(fi_x100, 0, 10000, "fair increase fi: x100 MSS_ref x scale_a per RTT (5)");
+nscc_param(eta_x100, 0, 10000, "eta: x100 MSS_ref x scale_a per network RTT (0.15)");
+nscc_param(fi_scale_x100, 0, 10000, "fast increase: x100 scale_a bytes per acked byte (0.25)");
+nscc_param(fi_thresh_us, 0, 1000000, "fast-increase delay threshold, us; 0 = network RTT / 12");
+nscc_param(gamma_pct, 1, 100, "multiplicative decrease gain gamma, % (80)");
+nscc_param(md_floor_pct, 1, 99, "MD keeps at least this % of cwnd (50)");
+nscc_param(delay_alpha_ppm, 1, 1000000, "delay EWMA gain, ppm (12500 = 0.0125)");
+nscc_param(qa_gate, 0, 16, "quick adapt if delivered < maxwnd >> qa_gate in a window (3)");
+nscc_param(qa_thresh_pct, 100, 10000, "quick adapt delay threshold, % of target (400)");
+nscc_param(fulfill_bytes, 1, 1073741824, "apply increase credit every this many acked bytes (33280 = 8 MTU_ref)");
+nscc_param(maxwnd_pct, 100, 1000, "maxwnd as % of the flow's BDP (150)");
+nscc_param(init_cwnd_pct, 0, 100, "initial cwnd, % of maxwnd (UE: 100); 0 = IW10");
+nscc_param(noecn_mark_pct, 0, 10000, "ECN not negotiated: a delay >= this % of target is a mark; 0 = never (UE)");
+nscc_param(ecn_backstop_pct, 0, 10000, "ECN negotiated: a delay >= this % of target is a mark too; 0 = never (UE)");
+nscc_param(median_hmax, 1, 4, "MNSCC: largest median window H, ACKs (4)");
+nscc_param(median_ewma, 0, 1, "MNSCC: feed the delay EWMA the median instead of raw samples");
+nscc_param(median_lower, 0, 1, "MNSCC: even windows take the lower median (1) or the mean of the middle two (0)");
+nscc_param(cwnd_limited_only, 0, 1, "increase only while cwnd-limited (RFC 7661 spirit)");
+nscc_param(pacing_gain_pct, 100, 1000, "pacing rate = this % of cwnd / srtt");
+
+/* ---- per-socket state: 104 bytes, BUILD_BUG_ON'd ----------------------- */
+
+/* struct nscc_state.glue bits (the law never touches them) */
+#define NSCC_G_MNSCC	0x01	/* this socket runs mnscc */
+#define NSCC_G_CE	0x02	/* receiver: CE state of the current run */
+
+struct nscc {
+	struct nscc_state st;		/* the law's state (88 B) */
+	struct nscc_snap *snap;		/* parameters at init (reference) */
+	u32 prev_delivered_ce;		/* tp->delivered_ce at the last ACK */
+	u32 prior_rcv_nxt;		/* receiver: precise ECN echo */
+};
+
+static struct tcp_congestion_ops tcp_nscc;
+static struct tcp_congestion_ops tcp_mnscc;
+
+static bool nscc_ecn_ok(const struct sock *sk)
+{
+	return tcp_sk(sk)->ecn_flags & TCP_ECN_OK;
+}
+
+/* The law's inputs for this socket and this ACK (its base RTT may fall). */
+static void nscc_cfg(const struct sock *sk, const struct nscc *ca,
+		     struct nscc_cfg *c)
+{
+	nscc_resolve(&ca->snap->p, dcc_base_rtt_us(sk, 0),
+		     max_t(u32, tcp_sk(sk)->mss_cache, 1), nscc_ecn_ok(sk),
+		     ca->st.glue & NSCC_G_MNSCC, c);
+}
+
+/* snd_cwnd from the byte window; pacing = gain * cwnd / srtt. */
+static void nscc_apply(struct sock *sk, const struct nscc *ca,
+		       const struct nscc_cfg *c, u32 acked)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 srtt = tp->srtt_us ? tp->srtt_us >> 3 : c->base_us;
+	u64 cwnd = ca->st.cwnd, rate;
+
+	/* cwnd < 2^32, gain <= 1000, 1e6: the 128-bit product is exact */
+	rate = dcc_mul_div(cwnd * ca->snap->p.pacing_gain_pct, USEC_PER_SEC,
+			   (u64)max_t(u32, srtt, 1) * 100);
+	/* after an RTO, packet conservation until recovery ends (A14) */
+	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
+		cwnd = min_t(u64, cwnd, (u64)(tcp_packets_in_flight(tp) +
+				  max_t(u32, acked, 1)) * tp->mss_cache);
+	dcc_apply(sk, rate, cwnd);
+}
+
+static void nscc_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct nscc *ca = inet_csk_ca(sk);
+	struct nscc_cfg c;
+	bool mnscc = inet_csk(sk)->icsk_ca_ops == &tcp_mnscc;
+
+	BUILD_BUG_ON(sizeof(struct nscc) > ICSK_CA_PRIV_SIZE);
+
+	if (ca->snap)		/* re-init without release: keep no stale ref */
+		nscc_snap_put(ca->snap);
+	ca->snap = nscc_snap_get();
+	ca->st.glue = mnscc ? NSCC_G_MNSCC : 0;
+	nscc_cfg(sk, ca, &c);
+	nscc_state_init(&ca->st, &c, (u32)tp->tcp_mstamp);
+	ca->st.glue = mnscc ? NSCC_G_MNSCC : 0;
+	ca->prev_delivered_ce = tp->delivered_ce;
+	dcc_ecn_echo_init(sk, &ca->prior_rcv_nxt);
+	/* init also runs in SYN_SENT (ECN not known yet): log established only */
+	if (sk->sk_state == TCP_ESTABLISHED && !nscc_ecn_ok(sk))
+		pr_info_once("%s: ECN not negotiated on a socket: controlling on delay alone (noecn_mark_pct)\n",
+			     inet_csk(sk)->icsk_ca_ops->name);
+
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
+	dcc_pacing_init(sk);
+	nscc_apply(sk, ca, &c, 0);
+}
+
+static void nscc_release(struct sock *sk)
+{
+	struct nscc *ca = inet_csk_ca(sk);
+
+	nscc_snap_put(ca->snap);	/* NULL if init never ran */
+	ca->snap = NULL;
+}
+
+static void nscc_trace(struct sock *sk, const struct nscc *ca,
+		       const struct nscc_cfg *c, const struct nscc_ack *a,
+		       const struct nscc_out *o)
+{
+	u8 f;
+
+	if (!trace_nscc_ack_enabled())
+		return;
+	if (!(o->md || o->qa || o->fulfill || o->quadrant >= NSCC_Q_STEER))
+		return;
+	f = (o->mark ? NSCC_TF_MARK : 0) | (a->ce ? NSCC_TF_CE : 0) |
+	    (o->md ? NSCC_TF_MD : 0) | (o->qa ? NSCC_TF_QA : 0) |
+	    (o->fulfill ? NSCC_TF_FULFILL : 0) |
+	    (ca->st.glue & NSCC_G_MNSCC ? NSCC_TF_MNSCC : 0);
+	trace_nscc_ack(sk, f, o->quadrant, o->delay_us, o->raw_us,
+		       nscc_avg_us(&ca->st), c->target_us, ca->st.cwnd,
+		       tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
+}
+
+static void nscc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct nscc *ca = inet_csk_ca(sk);
+	u32 mss = max_t(u32, tp->mss_cache, 1);
+	struct dcc_sample s;
+	struct nscc_cfg c;
+	struct nscc_ack a;
+	struct nscc_out o;
+	bool valid;
+
+	if (unlikely(!(ca->st.flags & NSCC_S_INITED) || !ca->snap)) {
+		/* cong_control before init (never seen; be safe): set up now */
+		nscc_init(sk);
+		return;
+	}
+
+	valid = dcc_sample_get(sk, rs, &s, 0);
+	nscc_cfg(sk, ca, &c);
+	a = (struct nscc_ack){
+		.now_us = (u32)tp->tcp_mstamp,
+		.acked_bytes = s.acked_bytes,
+		.rtt_us = s.rtt_us,
+		.rtt_valid = valid,
+		/* this ACK delivered CE-echoed packets (DCTCP's per-ACK bit) */
+		.ce = tp->delivered_ce != ca->prev_delivered_ce,
+		.inflight_bytes = (u32)min_t(u64, (u64)tcp_packets_in_flight(tp) * mss,
+					     U32_MAX),
+		.lost_bytes = (u32)min_t(u64, (u64)s.losses * mss, U32_MAX),
+		.lost_pkts = s.losses,
+		.cwnd_limited = tcp_is_cwnd_limited(sk),
+	};
+	ca->prev_delivered_ce = tp->delivered_ce;
+	nscc_on_ack(&ca->st, &c, &a, &o);
+	nscc_apply(sk, ca, &c, s.acked);
+	nscc_trace(sk, ca, &c, &a, &o);
+}
+
+/* CA_EVENT_TX_START comes before lsndtime is updated: the gap since the
+ * previous send, against the base RTT */
+static bool nscc_idle_gap(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	s32 gap = (s32)(tcp_jiffies32 - tp->lsndtime);
+
+	return gap > 0 && jiffies_to_usecs(gap) > dcc_base_rtt_us(sk, 0);
+}
+
+static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct nscc *ca = inet_csk_ca(sk);
+	struct nscc_cfg c;
+	bool ce;
+
+	switch (ev) {
+	case CA_EVENT_ECN_IS_CE:
+	case CA_EVENT_ECN_NO_CE:
+		/* receiver: echo CE per packet (DCTCP's state machine) */
+		ce = dcc_ecn_echo(sk, ev, &ca->prior_rcv_nxt,
+				  ca->st.glue & NSCC_G_CE);
+		ca->st.glue = (ca->st.glue & ~NSCC_G_CE) | (ce ? NSCC_G_CE : 0);
+		break;
+	case CA_EVENT_LOSS:
+		/* RTO: one packet less [H] (the core set cwnd to inflight + 1;
+		 * nscc_apply conserves packets while in Loss) */
+		if (ca->snap) {
+			nscc_cfg(sk, ca, &c);
+			nscc_on_rto(&ca->st, &c, max_t(u32, tcp_sk(sk)->mss_cache, 1));
+		}
+		break;
+	case CA_EVENT_TX_START:
+		/*
+		 * Sending with nothing in flight.  That also happens every
+		 * round when one ACK covers a whole (small) window, so only a
+		 * gap of more than a base RTT since the last send (lsndtime,
+		 * jiffies: at least one tick) is an idle restart: then no QA
+		 * decision and no eta may span the gap.
+		 */
+		if (ca->snap && nscc_idle_gap(sk))
+			nscc_on_idle_restart(&ca->st, (u32)tcp_sk(sk)->tcp_mstamp);
+		break;
+	default:
+		break;
+	}
+}
+
+static u32 nscc_ssthresh(struct sock *sk)
+{
+	/* ECE (CWR), recovery, RTO: NSCC cuts cwnd itself, not the core */
+	return tcp_sk(sk)->snd_ssthresh;
+}
+
+static u32 nscc_undo_cwnd(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct nscc *ca = inet_csk_ca(sk);
+	u32 mss = max_t(u32, tp->mss_cache, 1);
+	u64 prior = (u64)tp->prior_cwnd * mss;
+
+	/* a spurious recovery (DSACK, timestamps): give back the loss cut */
+	if (prior > ca->st.cwnd)
+		ca->st.cwnd = (u32)min_t(u64, prior, NSCC_CWND_MAX);
+	return max_t(u32, DIV_ROUND_UP(ca->st.cwnd, mss), DCC_MIN_CWND);
+}
+
+/*
+ * ss -ti: reuses the DCTCP info layout (ss prints "dctcp:(...)"):
+ *	enabled		ECN negotiated (ss shows "dctcp:fallback_mode" if not:
+ *			the socket controls on delay alone)
+ *	ce_state	last decision: 0 proportional increase, 1 fair
+ *			increase, 2 MD quadrant, 3 steer only, 4 quick adapt,
+ *			5 ECN ignored after QA, 6 loss
+ *	alpha		filtered queueing delay avg_delay, us
+ *	ab_ecn, ab_tot	packets delivered CE-echoed / in total (not bytes)
+ */
+static size_t nscc_get_info(struct sock *sk, u32 ext, int *attr,
+			    union tcp_cc_info *info)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	const struct nscc *ca = inet_csk_ca(sk);
+
+	if (!(ext & (1 << (INET_DIAG_DCTCPINFO - 1))) &&
+	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+	memset(&info->dctcp, 0, sizeof(info->dctcp));
+	info->dctcp.dctcp_enabled = nscc_ecn_ok(sk);
+	info->dctcp.dctcp_ce_state = ca->st.quadrant;
+	info->dctcp.dctcp_alpha = nscc_avg_us(&ca->st);
+	info->dctcp.dctcp_ab_ecn = tp->delivered_ce;
+	info->dctcp.dctcp_ab_tot = tp->delivered;
+	*attr = INET_DIAG_DCTCPINFO;
+	return sizeof(info->dctcp);
+}
+
+static struct tcp_congestion_ops tcp_nscc __read_mostly = {
+	.name		= "nscc",
+	.owner		= THIS_MODULE,
+	.flags		= TCP_CONG_NEEDS_ECN,
+	.init		= nscc_init,
+	.release	= nscc_release,
+	.cong_control	= nscc_cong_control,
+	.ssthresh	= nscc_ssthresh,
+	.undo_cwnd	= nscc_undo_cwnd,
+	.cwnd_event	= nscc_cwnd_event,
+	.get_info	= nscc_get_info,
+};
+
+static struct tcp_congestion_ops tcp_mnscc __read_mostly = {
+	.name		= "mnscc",
+	.owner		= THIS_MODULE,
+	.flags		= TCP_CONG_NEEDS_ECN,
+	.init		= nscc_init,
+	.release	= nscc_release,
+	.cong_control	= nscc_cong_control,
+	.ssthresh	= nscc_ssthresh,
+	.undo_cwnd	= nscc_undo_cwnd,
+	.cwnd_event	= nscc_cwnd_event,
+	.get_info	= nscc_get_info,
+};
+
+static int __init nscc_register(void)
+{
+	int err;
+
+	nscc_snap_fallback.p = nscc_params_default;
+	err = nscc_publish();
+	if (err)
+		return err;
+	err = tcp_register_congestion_control(&tcp_nscc);
+	if (err)
+		goto put;
+	err = tcp_register_congestion_control(&tcp_mnscc);
+	if (err) {
+		tcp_unregister_congestion_control(&tcp_nscc);
+		goto put;
+	}
+	return 0;
+put:
+	nscc_snap_put(rcu_replace_pointer(nscc_cur, NULL, true));
+	rcu_barrier();
+	return err;
+}
+
+static void __exit nscc_unregister(void)
+{
+	tcp_unregister_congestion_control(&tcp_mnscc);
+	tcp_unregister_congestion_control(&tcp_nscc);
+	/* no socket is left (each held a module reference) */
+	nscc_snap_put(rcu_replace_pointer(nscc_cur, NULL, true));
+	rcu_barrier();	/* kfree_rcu callbacks done before the text goes */
+}
+
+module_init(nscc_register);
+module_exit(nscc_unregister);
+
+MODULE_AUTHOR("dcc developers");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS("tcp_mnscc");
+MODULE_DESCRIPTION("NSCC (UE network signal congestion control) and MNSCC (median-filtered, for spraying)");

@@ -1,0 +1,751 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NSCC / MNSCC control law (modules/nscc/nscc_law.c, the very file
+ * tcp_nscc.ko runs): worked examples of the spec (section 7.1), fixed-point
+ * range extremes, and a deterministic packet-level model of a bottleneck
+ * driving the real per-ACK law.
+ *
+ * Model: N senders, window-limited at the law's cwnd and paced at
+ * 1.2 cwnd / srtt (as tcp_nscc); MSS-sized packets wait in one FIFO served
+ * at mu that CE-marks on enqueue above K bytes (RED step marking, like
+ * net_setup --ecn-k-bytes) and drops above its limit; after service each
+ * packet takes one of P paths at random (spraying), of which some add an
+ * extra one-way delay (congested paths, [M]'s model); every packet is
+ * ACKed on arrival with its own RTT (per-packet ACKs, quickack).  A drop is
+ * reported to the sender with its next ACK, as rs->losses.  The base RTT
+ * is the minimum RTT seen, as tcp_min_rtt().  1 us time steps.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dcc/nscc.h"
+#include "tap.h"
+
+#define MSS 1500u
+#define MAXF 32
+#define MAXP 16
+#define RING 65536u
+
+struct pkt {
+	u64 send_us;
+	u64 at_us;
+	u8 flow;
+	u8 path;
+	bool ce;
+};
+
+struct ring {
+	struct pkt *p;
+	u32 h, t;
+};
+
+struct flow {
+	bool on;
+	bool mnscc;
+	struct nscc_state st;
+	u32 inflight;		/* bytes */
+	u64 next_send;
+	u32 min_rtt, srtt;
+	u32 lost;		/* drops not yet reported */
+	u64 acked;
+	u32 qa, md, marks, acks, loss_reports;
+};
+
+struct sim {
+	struct nscc_params p;
+	u64 mu;			/* bytes/s */
+	u32 base;		/* base RTT, us */
+	u32 k;			/* CE-mark above k bytes; 0 = no marking */
+	u32 limit;		/* queue limit, bytes */
+	bool ecn;		/* ECN negotiated */
+	u32 npaths, ncong, extra_us, noise_us;
+	struct flow f[MAXF];
+	struct ring fwd, q, path[MAXP];
+	u64 q_bytes, busy_ns;
+	u64 now;
+	u64 q_sum, q_n, q_max, sent, marked, drops;
+	u64 rng;
+};
+
+static u64 rnd(struct sim *s)
+{
+	u64 z = (s->rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void push(struct ring *r, struct pkt p)
+{
+	r->p[r->t++ % RING] = p;
+}
+
+static struct pkt *head(struct ring *r)
+{
+	return r->h != r->t ? &r->p[r->h % RING] : NULL;
+}
+
+static void sim_init(struct sim *s, u32 mbps, u32 base_us)
+{
+	memset(s, 0, sizeof(*s));
+	s->p = nscc_params_default;
+	s->p.nic_mbps = mbps;
+	s->mu = (u64)mbps * 125000;
+	s->base = base_us;
+	s->limit = 4000 * MSS;
+	s->ecn = true;
+	s->npaths = 1;
+	s->rng = 42;
+	s->fwd.p = calloc(RING, sizeof(struct pkt));
+	s->q.p = calloc(RING, sizeof(struct pkt));
+	for (int i = 0; i < MAXP; i++)
+		s->path[i].p = calloc(RING, sizeof(struct pkt));
+}
+
+static void sim_free(struct sim *s)
+{
+	free(s->fwd.p);
+	free(s->q.p);
+	for (int i = 0; i < MAXP; i++)
+		free(s->path[i].p);
+}
+
+static void flow_cfg(const struct sim *s, const struct flow *f, struct nscc_cfg *c)
+{
+	nscc_resolve(&s->p, f->min_rtt, MSS, s->ecn, f->mnscc, c);
+}
+
+static void flow_start(struct sim *s, int i, bool mnscc)
+{
+	struct flow *f = &s->f[i];
+	struct nscc_cfg c;
+
+	memset(f, 0, sizeof(*f));
+	f->on = true;
+	f->mnscc = mnscc;
+	f->min_rtt = s->base;	/* the SYN's RTT, as at tcp_init_transfer */
+	f->srtt = s->base;
+	f->next_send = s->now;
+	flow_cfg(s, f, &c);
+	nscc_state_init(&f->st, &c, (u32)s->now);
+}
+
+static void on_ack(struct sim *s, const struct pkt *p)
+{
+	struct flow *f = &s->f[p->flow];
+	u32 rtt = (u32)(s->now - p->send_us);
+	struct nscc_cfg c;
+	struct nscc_ack a;
+	struct nscc_out o;
+
+	if (s->noise_us)
+		rtt += (u32)(rnd(s) % (s->noise_us + 1));
+	f->inflight -= MSS;
+	f->acked += MSS;
+	if (!f->on)
+		return;
+	f->min_rtt = rtt < f->min_rtt ? rtt : f->min_rtt;
+	f->srtt = (f->srtt * 7 + rtt) / 8;
+	flow_cfg(s, f, &c);
+	a = (struct nscc_ack){
+		.now_us = (u32)s->now, .acked_bytes = MSS, .rtt_us = rtt,
+		.rtt_valid = true, .ce = s->ecn && p->ce,
+		.inflight_bytes = f->inflight, .lost_bytes = f->lost * MSS,
+		.lost_pkts = f->lost, .cwnd_limited = true,
+	};
+	if (f->lost)
+		f->loss_reports++;
+	f->lost = 0;
+	nscc_on_ack(&f->st, &c, &a, &o);
+	f->acks++;
+	f->qa += o.qa;
+	f->md += o.md;
+	f->marks += o.mark;
+}
+
+static void sim_tick(struct sim *s)
+{
+	u32 half = s->base / 2;
+	u64 serv_ns = (u64)MSS * 1000000000ULL / s->mu;
+	struct pkt *p;
+
+	for (int i = 0; i < MAXF; i++) {
+		struct flow *f = &s->f[i];
+
+		if (!f->on)
+			continue;
+		while (f->next_send <= s->now && f->inflight + MSS <= f->st.cwnd) {
+			/* pacing at 1.2 cwnd / srtt, as tcp_nscc */
+			u64 rate = (u64)f->st.cwnd * 1200000 / (f->srtt ? f->srtt : 1);
+
+			push(&s->fwd, (struct pkt){ .send_us = s->now, .at_us = s->now + half,
+						    .flow = (u8)i });
+			f->inflight += MSS;
+			f->next_send += rate ? MSS * 1000000ULL / rate : 1000;
+		}
+		if (f->next_send < s->now)
+			f->next_send = s->now;
+	}
+	/* into the bottleneck: CE above k, drop above the limit */
+	while ((p = head(&s->fwd)) && p->at_us <= s->now) {
+		struct pkt x = *p;
+
+		s->fwd.h++;
+		s->sent++;
+		if (s->q_bytes + MSS > s->limit) {
+			s->drops++;
+			s->f[x.flow].inflight -= MSS;
+			s->f[x.flow].lost++;
+			continue;
+		}
+		if (s->k && s->q_bytes > s->k) {
+			x.ce = true;
+			s->marked++;
+		}
+		push(&s->q, x);
+		s->q_bytes += MSS;
+	}
+	/* service at mu, then a path (sprayed at random), then the ACK */
+	while ((p = head(&s->q)) && s->busy_ns <= s->now * 1000) {
+		struct pkt x = *p;
+		u32 path = s->npaths > 1 ? (u32)(rnd(s) % s->npaths) : 0;
+
+		s->q.h++;
+		s->q_bytes -= MSS;
+		if (s->busy_ns < s->now * 1000)
+			s->busy_ns = s->now * 1000;
+		s->busy_ns += serv_ns;
+		x.path = (u8)path;
+		x.at_us = s->busy_ns / 1000 + (s->base - half) +
+			  (path < s->ncong ? s->extra_us : 0);
+		push(&s->path[path], x);
+	}
+	for (u32 i = 0; i < s->npaths; i++) {
+		while ((p = head(&s->path[i])) && p->at_us <= s->now) {
+			struct pkt x = *p;
+
+			s->path[i].h++;
+			on_ack(s, &x);
+		}
+	}
+	s->q_sum += s->q_bytes;
+	s->q_n++;
+	if (s->q_bytes > s->q_max)
+		s->q_max = s->q_bytes;
+	s->now++;
+}
+
+struct stats {
+	double tput[MAXF];	/* bytes/s */
+	double util, jain, q_us, q_max_us, ce_frac;
+	u64 drops;
+	u32 qa, md;
+};
+
+static void sim_run(struct sim *s, u64 us, struct stats *st)
+{
+	u64 a0[MAXF], m0 = s->marked, n0 = s->sent, d0 = s->drops;
+	u32 qa0 = 0, md0 = 0;
+	double sum = 0, sum2 = 0;
+	int n = 0;
+
+	for (int i = 0; i < MAXF; i++) {
+		a0[i] = s->f[i].acked;
+		qa0 += s->f[i].qa;
+		md0 += s->f[i].md;
+	}
+	s->q_sum = s->q_n = s->q_max = 0;
+	for (u64 t = 0; t < us; t++)
+		sim_tick(s);
+	if (!st)
+		return;
+	memset(st, 0, sizeof(*st));
+	for (int i = 0; i < MAXF; i++) {
+		st->tput[i] = (double)(s->f[i].acked - a0[i]) * 1e6 / (double)us;
+		st->qa += s->f[i].qa;
+		st->md += s->f[i].md;
+		if (s->f[i].on) {
+			sum += st->tput[i];
+			sum2 += st->tput[i] * st->tput[i];
+			n++;
+		}
+	}
+	st->qa -= qa0;
+	st->md -= md0;
+	st->util = sum / (double)s->mu;
+	st->jain = sum2 > 0 ? sum * sum / (n * sum2) : 0;
+	st->q_us = (double)s->q_sum / (double)s->q_n * 1e6 / (double)s->mu;
+	st->q_max_us = (double)s->q_max * 1e6 / (double)s->mu;
+	st->ce_frac = s->sent > n0 ? (double)(s->marked - m0) / (double)(s->sent - n0) : 0;
+	st->drops = s->drops - d0;
+}
+
+static void show(const char *what, const struct stats *st)
+{
+	tap_diag("%s: util %.3f jain %.4f queue %.0f us (max %.0f) CE %.3f drops %llu qa %u md %u",
+		 what, st->util, st->jain, st->q_us, st->q_max_us, st->ce_frac,
+		 (unsigned long long)st->drops, st->qa, st->md);
+}
+
+static bool near(double got, double want, double tol)
+{
+	return fabs(got - want) <= tol;
+}
+
+/* ---- worked examples ----------------------------------------------------- */
+
+static void test_constants(void)
+{
+	struct nscc_params p = nscc_params_default;
+	struct nscc_cfg c;
+
+	/* reference: 100G, 12 us, target 9 us (trimming), 4 KB MSS */
+	tap_begin("constants at the reference network (spec 5 worked values)");
+	p.nic_mbps = 100000;
+	p.network_rtt_us = 12;
+	p.target_us = 9;
+	nscc_resolve(&p, 12, 4096, true, false, &c);
+	CHECK(c.fi == 20480, "fi %llu want 20480", (unsigned long long)c.fi);
+	CHECK(c.eta == 614, "eta %llu want 614", (unsigned long long)c.eta);
+	CHECK(c.fi_scale_q16 == 16384, "fi_scale %llu", (unsigned long long)c.fi_scale_q16);
+	/* alpha * target = 4 MSS * 9/12 = 12288 B */
+	CHECK(near((double)c.alpha_q24 * 9 / (1 << 24), 12288, 2), "alpha*target %.1f",
+	      (double)c.alpha_q24 * 9 / (1 << 24));
+	CHECK(c.maxwnd == 225000, "maxwnd %u want 225000", c.maxwnd);
+	CHECK(c.base_us + c.target_us == 21, "QA window %u want 21", c.base_us + c.target_us);
+	CHECK(c.qa_thresh_us == 36, "qa_threshold %u want 36", c.qa_thresh_us);
+	CHECK(c.fi_thresh_us == 1, "fi_thresh %u want 1", c.fi_thresh_us);
+	tap_end();
+
+	/* Linux example: 100G, 25 us measured, no trimming: target 25 us */
+	tap_begin("constants at 100G / 25 us, target = 1.0 network RTT");
+	p = nscc_params_default;
+	nscc_resolve(&p, 25, 4096, true, false, &c);
+	CHECK(c.target_us == 25, "target %u", c.target_us);
+	CHECK(near((double)c.fi, 42667, 2), "fi %llu want 42.7 KB", (unsigned long long)c.fi);
+	CHECK(near((double)c.eta, 1280, 1), "eta %llu want 1.28 KB", (unsigned long long)c.eta);
+	CHECK(near((double)c.fi_scale_q16 / 65536, 0.52, 0.01), "fi_scale %.3f",
+	      (double)c.fi_scale_q16 / 65536);
+	CHECK(near((double)c.maxwnd, 468750, 1), "maxwnd %u want 469 KB", c.maxwnd);
+	CHECK(c.base_us + c.target_us == 50 && c.qa_thresh_us == 100, "QA %u / %u",
+	      c.base_us + c.target_us, c.qa_thresh_us);
+	/*
+	 * alpha * target: [H] normalises by 12 us (71.1 KB here); we by
+	 * the network RTT (34.1 KB = 4 MSS_ref * scale_a): see nscc_law.c
+	 */
+	CHECK(near((double)c.alpha_q24 * 25 / (1 << 24), 34133, 3), "alpha*target %.1f",
+	      (double)c.alpha_q24 * 25 / (1 << 24));
+	tap_end();
+
+	/* the testbed: 100 Mbit/s, 10 ms */
+	tap_begin("constants at the testbed scale, 100 Mbit/s / 10 ms");
+	p.nic_mbps = 100;
+	nscc_resolve(&p, 10000, 1448, true, false, &c);
+	CHECK(c.maxwnd == 187500, "maxwnd %u want 1.5 BDP = 187500", c.maxwnd);
+	CHECK(near((double)c.fi, 17067, 1), "fi %llu want 5*4096*0.833", (unsigned long long)c.fi);
+	CHECK(c.fi_thresh_us == 833, "fi_thresh %u want 833", c.fi_thresh_us);
+	CHECK(c.init_cwnd == c.maxwnd, "init cwnd %u", c.init_cwnd);
+	CHECK(c.mark_us == 15000, "ECN backstop %u want 1.5 x target", c.mark_us);
+	nscc_resolve(&p, 10000, 1448, false, true, &c);
+	CHECK(c.mark_us == 10000 && c.hmax == 4, "no ECN: mark at target (%u), hmax %u",
+	      c.mark_us, c.hmax);
+	tap_end();
+}
+
+static void test_md_table(void)
+{
+	static const u32 gam[] = { 50, 80, 100 };
+	static const double keep15[] = { 0.833, 0.733, 0.667 };
+	static const double keep2[] = { 0.75, 0.60, 0.50 };
+	struct nscc_params p = nscc_params_default;
+	struct nscc_cfg c;
+
+	tap_begin("MD kept fraction: N 3b gamma table, floor 0.5 beyond 2.67 target");
+	for (int i = 0; i < 3; i++) {
+		p.gamma_pct = gam[i];
+		p.target_us = 1000;
+		nscc_resolve(&p, 1000, 1448, true, false, &c);
+		CHECK(near(nscc_md_keep_q16(&c, 1500) / 65536.0, keep15[i], 0.002),
+		      "gamma %u at 1.5 target: %.4f", gam[i], nscc_md_keep_q16(&c, 1500) / 65536.0);
+		CHECK(near(nscc_md_keep_q16(&c, 2000) / 65536.0, keep2[i], 0.002),
+		      "gamma %u at 2 target: %.4f", gam[i], nscc_md_keep_q16(&c, 2000) / 65536.0);
+		CHECK(nscc_md_keep_q16(&c, 1000) == 65536, "no cut at target");
+	}
+	p.gamma_pct = 80;
+	nscc_resolve(&p, 1000, 1448, true, false, &c);
+	CHECK(nscc_md_keep_q16(&c, 2600) > 32768, "2.6 target: above the floor");
+	CHECK(nscc_md_keep_q16(&c, 2700) == 32768, "2.7 target: the 0.5 floor");
+	CHECK(nscc_md_keep_q16(&c, 1000000) == 32768, "1 s: the floor");
+	tap_end();
+}
+
+static struct nscc_ack ack_at(u32 now, u32 rtt, bool ce)
+{
+	return (struct nscc_ack){ .now_us = now, .acked_bytes = 1448, .rtt_us = rtt,
+				  .rtt_valid = true, .ce = ce, .inflight_bytes = 100000,
+				  .cwnd_limited = true };
+}
+
+static void test_quadrants(void)
+{
+	struct nscc_params p = nscc_params_default;
+	struct nscc_cfg c;
+	struct nscc_state s;
+	struct nscc_ack a;
+	struct nscc_out o;
+	u32 before, t = 1000;
+
+	p.nic_mbps = 100;
+	p.target_us = 2000;
+	p.init_cwnd_pct = 50;
+	nscc_resolve(&p, 10000, 1448, true, false, &c);
+
+	tap_begin("quadrants: choice from delay vs target and ECN (N 2, 4.1)");
+	nscc_state_init(&s, &c, t);
+	a = ack_at(t, 10000 + 500, false);	/* first ACK arms QA */
+	nscc_on_ack(&s, &c, &a, &o);
+	a = ack_at(++t, 10000 + 1500, false);
+	nscc_on_ack(&s, &c, &a, &o);
+	CHECK(o.quadrant == NSCC_Q_PROP, "low delay, no ECN -> %u", o.quadrant);
+	a = ack_at(++t, 10000 + 2500, false);
+	nscc_on_ack(&s, &c, &a, &o);
+	CHECK(o.quadrant == NSCC_Q_FAIR, "high delay, no ECN -> %u", o.quadrant);
+	before = s.cwnd;
+	a = ack_at(++t, 10000 + 1000, true);
+	nscc_on_ack(&s, &c, &a, &o);
+	CHECK(o.quadrant == NSCC_Q_STEER, "low delay, ECN -> %u", o.quadrant);
+	CHECK(s.cwnd == before, "steer only: cwnd unchanged %u -> %u", before, s.cwnd);
+	a = ack_at(++t, 10000 + 3000, true);
+	nscc_on_ack(&s, &c, &a, &o);
+	CHECK(o.quadrant == NSCC_Q_MD, "high delay, ECN -> %u", o.quadrant);
+	CHECK(!o.md, "MD needs the EWMA above target (avg %u us)", nscc_avg_us(&s));
+	/* the EWMA above target: one cut, then none for a base RTT */
+	s.avg_q8 = 4000 << 8;
+	before = s.cwnd;
+	a = ack_at(++t, 10000 + 3000, true);
+	nscc_on_ack(&s, &c, &a, &o);
+	CHECK(o.md && near((double)s.cwnd / before, 0.6, 0.01), "MD at avg 2 target: %u -> %u",
+	      before, s.cwnd);
+	before = s.cwnd;
+	a = ack_at(t + 5000, 10000 + 3000, true);
+	nscc_on_ack(&s, &c, &a, &o);
+	CHECK(!o.md && s.cwnd == before, "no second MD within a base RTT");
+	a = ack_at(t + 10002, 10000 + 3000, true);
+	nscc_on_ack(&s, &c, &a, &o);
+	CHECK(o.md, "MD again after a base RTT");
+	tap_end();
+
+	tap_begin("EWMA: untrusted high delay feeds base/4; 63%% after 80 samples");
+	p.ecn_backstop_pct = 0;		/* no delay-derived marks here */
+	nscc_resolve(&p, 10000, 1448, true, false, &c);
+	nscc_state_init(&s, &c, t);
+	for (int i = 0; i < 80; i++) {
+		a = ack_at(++t, 10000 + 1800, false);
+		nscc_on_ack(&s, &c, &a, &o);
+	}
+	CHECK(near(nscc_avg_us(&s), 1800 * 0.633, 30), "avg %u after 80 x 1800 us", nscc_avg_us(&s));
+	nscc_state_init(&s, &c, t);
+	for (int i = 0; i < 500; i++) {
+		a = ack_at(++t, 10000 + 9000, false);	/* above target, no ECN */
+		nscc_on_ack(&s, &c, &a, &o);
+	}
+	CHECK(near(nscc_avg_us(&s), 2500, 30), "avg %u: untrusted samples fed as base/4",
+	      nscc_avg_us(&s));
+	nscc_state_init(&s, &c, t);
+	for (int i = 0; i < 500; i++) {
+		a = ack_at(++t, 10000 + 9000, true);
+		nscc_on_ack(&s, &c, &a, &o);
+	}
+	CHECK(nscc_avg_us(&s) > 8900, "avg %u: ECN-marked samples are trusted", nscc_avg_us(&s));
+	tap_end();
+
+	tap_begin("fulfill: credit / cwnd, eta once per network RTT");
+	nscc_state_init(&s, &c, t);
+	a = ack_at(++t, 10000, false);
+	nscc_on_ack(&s, &c, &a, &o);
+	{
+		/* 24 ACKs at delay target/2: proportional credit, one fulfill */
+		u32 c0 = s.cwnd, nf = 0;
+		double want = 0;
+
+		s.fi_count = 0;
+		s.received = 0;
+		s.inc_acc = 0;
+		for (int i = 0; i < 23; i++) {	/* 23 * 1448 > 33280 */
+			a = ack_at(++t, 10000 + 1000, false);
+			nscc_on_ack(&s, &c, &a, &o);
+			nf += o.fulfill;
+			want += (double)c.alpha_q24 / (1 << 24) * 1000 * 1448;
+		}
+		CHECK(o.fulfill && nf == 1, "one fulfill, after > 33280 bytes (%u)", nf);
+		CHECK(near(s.cwnd - c0, want / c0, 2), "cwnd +%u want %.1f", s.cwnd - c0, want / c0);
+		c0 = s.cwnd;
+		a = ack_at(t + 10001, 10000 + 1000, false);
+		nscc_on_ack(&s, &c, &a, &o);
+		CHECK(s.cwnd >= c0 + (u32)c.eta, "eta added after a network RTT: %u -> %u",
+		      c0, s.cwnd);
+	}
+	tap_end();
+}
+
+/*
+ * N 7.1 example 2: 16 paths, one at 20 us and the rest at ~2 us, target
+ * 6 us, no ECN on the good paths.  NSCC only increases (fair or
+ * proportional) on those; MNSCC's median of 4 stays below target.
+ */
+static void test_sampling_noise(void)
+{
+	struct nscc_params p = nscc_params_default;
+	struct nscc_cfg cn, cm;
+	struct nscc_state sn, sm;
+	struct nscc_ack a;
+	struct nscc_out o;
+	u32 t = 100, md = 0, above_m = 0, above_n = 0;
+
+	p.nic_mbps = 100000;
+	p.network_rtt_us = 12;
+	p.target_us = 6;
+	p.ecn_backstop_pct = 0;
+	nscc_resolve(&p, 10, 4096, true, false, &cn);
+	nscc_resolve(&p, 10, 4096, true, true, &cm);
+	nscc_state_init(&sn, &cn, t);
+	nscc_state_init(&sm, &cm, t);
+	tap_begin("N 7.1 ex. 2: one slow path of 16, no ECN: NSCC only increases, MNSCC below target");
+	for (int i = 0; i < 1600; i++) {
+		u32 d = (i % 16 == 5) ? 20 : 2;
+
+		a = ack_at(t += 1, 10 + d, false);
+		a.acked_bytes = 4096;
+		nscc_on_ack(&sn, &cn, &a, &o);
+		CHECK(o.quadrant == NSCC_Q_PROP || o.quadrant == NSCC_Q_FAIR ||
+		      o.quadrant == NSCC_Q_QA, "NSCC quadrant %u", o.quadrant);
+		md += o.md;
+		above_n += o.delay_us >= 6;
+		nscc_on_ack(&sm, &cm, &a, &o);
+		if (sm.cwnd >= 8 * NSCC_MTU_REF)
+			above_m += o.delay_us >= 6;
+	}
+	CHECK(md == 0, "no MD without ECN (%u)", md);
+	CHECK(above_n == 100, "NSCC decided on 100 slow samples (%u)", above_n);
+	CHECK(above_m == 0, "MNSCC (H = 4): median never at/above target (%u)", above_m);
+	tap_end();
+}
+
+/* every step of the law stays within its bounds at the range extremes */
+static void test_range(void)
+{
+	static const u32 rates[] = { 1, 100, 100000, 800000 };
+	static const u32 rtts[] = { 1, 12, 10000, 1000000 };
+	struct nscc_params p = nscc_params_default;
+	struct sim rs = { .rng = 7 };
+	struct nscc_cfg c;
+	struct nscc_state s;
+	struct nscc_out o;
+
+	tap_begin("range: 1 Mbit/s .. 800 Gbit/s x 1 us .. 1 s, random ACKs");
+	for (int ri = 0; ri < 4; ri++) {
+		for (int ti = 0; ti < 4; ti++) {
+			for (int m = 0; m < 2; m++) {
+				u32 t = 5;
+
+				p.nic_mbps = rates[ri];
+				nscc_resolve(&p, rtts[ti], 1448, m, m, &c);
+				CHECK(c.maxwnd >= c.min_cwnd && c.init_cwnd >= c.min_cwnd,
+				      "rate %u rtt %u", rates[ri], rtts[ti]);
+				nscc_state_init(&s, &c, t);
+				for (int i = 0; i < 20000; i++) {
+					u64 r = rnd(&rs);
+					struct nscc_ack a = {
+						.now_us = t += (u32)(r % 3000),
+						.acked_bytes = (u32)(r >> 8) % 3 == 0 ? 0 :
+							(u32)((r >> 16) % 2000000),
+						.rtt_us = rtts[ti] + (u32)((r >> 24) % 2000000),
+						.rtt_valid = (r >> 40) & 1, .ce = (r >> 41) & 1,
+						.inflight_bytes = (u32)(r >> 32),
+						.lost_bytes = (r >> 42) % 50 == 0 ? 1448 * (u32)((r >> 50) % 40) : 0,
+						.cwnd_limited = (r >> 43) & 1,
+					};
+					a.lost_pkts = a.lost_bytes / 1448;
+					nscc_on_ack(&s, &c, &a, &o);
+					CHECK(s.cwnd >= c.min_cwnd && s.cwnd <= c.maxwnd,
+					      "cwnd %u in [%u, %u] rate %u rtt %u", s.cwnd,
+					      c.min_cwnd, c.maxwnd, rates[ri], rtts[ti]);
+					CHECK(nscc_avg_us(&s) <= 2100000, "avg %u", nscc_avg_us(&s));
+				}
+			}
+		}
+	}
+	tap_end();
+}
+
+/* ---- packet-level model ----------------------------------------------------- */
+
+/* testbed scale: 100 Mbit/s, 10 ms base RTT, the VM tests' settings */
+#define TB_MBPS 100
+#define TB_RTT 10000
+#define TB_TARGET 5000		/* 0.5 base RTT */
+#define TB_K (75000)		/* CE above 75 KB = 6 ms (0.6 BDP) */
+
+static void tb_init(struct sim *s)
+{
+	sim_init(s, TB_MBPS, TB_RTT);
+	s->p.target_us = TB_TARGET;
+	s->p.network_rtt_us = TB_RTT;
+	s->k = TB_K;
+	s->noise_us = 300;	/* host latency, biased like the guest's */
+}
+
+static void test_model(void)
+{
+	struct sim s;
+	struct stats st;
+
+	for (int m = 0; m < 2; m++) {
+		tb_init(&s);
+		flow_start(&s, 0, m);
+		sim_run(&s, 2000000, NULL);
+		sim_run(&s, 8000000, &st);
+		show(m ? "MNSCC single" : "NSCC single", &st);
+		tap_begin("%s one flow: util >= 0.95, queue near target, CE fraction low",
+			  m ? "MNSCC" : "NSCC");
+		CHECK(st.util >= 0.95, "util %.3f", st.util);
+		CHECK(st.q_us >= 0.5 * TB_TARGET && st.q_us <= 1.5 * TB_TARGET,
+		      "queue %.0f us, target %u", st.q_us, TB_TARGET);
+		CHECK(st.ce_frac <= 0.1, "CE fraction %.3f", st.ce_frac);
+		CHECK(st.drops == 0, "drops %llu", (unsigned long long)st.drops);
+		tap_end();
+		sim_free(&s);
+	}
+
+	for (int m = 0; m < 2; m++) {
+		struct stats st0;
+
+		tb_init(&s);
+		s.limit = 1500 * MSS;
+		for (int i = 0; i < 8; i++)
+			flow_start(&s, i, m);
+		sim_run(&s, 3000000, &st0);
+		show(m ? "MNSCC incast start" : "NSCC incast start", &st0);
+		sim_run(&s, 10000000, &st);
+		show(m ? "MNSCC incast" : "NSCC incast", &st);
+		/*
+		 * 8 flows each get 1/8 of the link, which over a QA window
+		 * (base + target = 1.5 base) is exactly maxwnd / 8: QA sits
+		 * on its threshold (it fired 3 times); MD does the work.
+		 */
+		tap_begin("%s 8-to-1 incast at maxwnd: no loss, util >= 0.95, Jain >= 0.9",
+			  m ? "MNSCC" : "NSCC");
+		CHECK(st0.drops + st.drops == 0, "drops %llu", (unsigned long long)(st0.drops + st.drops));
+		CHECK(st.util >= 0.95, "util %.3f", st.util);
+		CHECK(st.jain >= 0.9, "Jain %.4f", st.jain);
+		CHECK(st.q_us <= 3 * TB_TARGET, "steady queue %.0f us", st.q_us);
+		tap_end();
+		sim_free(&s);
+	}
+
+	/* N 7 scenario 2, scaled: 32 senders, QA must fire and drain the queue */
+	for (int m = 0; m < 2; m++) {
+		struct stats st0;
+
+		tb_init(&s);
+		s.limit = 6000 * MSS;
+		for (int i = 0; i < 32; i++)
+			flow_start(&s, i, m);
+		sim_run(&s, 1000000, &st0);
+		show(m ? "MNSCC 32-incast start" : "NSCC 32-incast start", &st0);
+		sim_run(&s, 5000000, &st);
+		show(m ? "MNSCC 32-incast" : "NSCC 32-incast", &st);
+		tap_begin("%s 32-to-1 incast at maxwnd: QA >= 1 per flow, queue drained, no loss",
+			  m ? "MNSCC" : "NSCC");
+		CHECK(st0.qa >= 32, "QA count %u in the first second", st0.qa);
+		CHECK(st0.drops + st.drops == 0, "drops %llu", (unsigned long long)(st0.drops + st.drops));
+		CHECK(st.q_us <= 3 * TB_TARGET, "queue %.0f us after 1 s", st.q_us);
+		/* each flow's share is below maxwnd / 8 per QA window, so
+		 * every queue excursion above 4 x target fires QA again */
+		CHECK(st.util >= 0.9, "util %.3f", st.util);
+		CHECK(st.jain >= 0.9, "Jain %.4f", st.jain);
+		tap_end();
+		sim_free(&s);
+	}
+
+	/* no ECN marking on the path (ECN negotiated): the delay backstop */
+	for (int m = 0; m < 2; m++) {
+		tb_init(&s);
+		s.k = 0;
+		for (int i = 0; i < 8; i++)
+			flow_start(&s, i, m);
+		sim_run(&s, 3000000, NULL);
+		sim_run(&s, 10000000, &st);
+		show(m ? "MNSCC no marking" : "NSCC no marking", &st);
+		tap_begin("%s 8 flows, path never marks: delay alone holds the queue <= 3 target",
+			  m ? "MNSCC" : "NSCC");
+		CHECK(st.util >= 0.95, "util %.3f", st.util);
+		CHECK(st.q_us <= 3 * TB_TARGET, "queue %.0f us", st.q_us);
+		CHECK(st.md > 0, "MDs %u", st.md);
+		CHECK(st.jain >= 0.9, "Jain %.4f", st.jain);
+		tap_end();
+		sim_free(&s);
+	}
+	/* ECN not negotiated: marks from delay at the target */
+	for (int m = 0; m < 2; m++) {
+		tb_init(&s);
+		s.ecn = false;
+		for (int i = 0; i < 8; i++)
+			flow_start(&s, i, m);
+		sim_run(&s, 3000000, NULL);
+		sim_run(&s, 10000000, &st);
+		show(m ? "MNSCC no ECN" : "NSCC no ECN", &st);
+		tap_begin("%s 8 flows, ECN not negotiated: delay alone holds the queue <= 2 target",
+			  m ? "MNSCC" : "NSCC");
+		CHECK(st.util >= 0.95, "util %.3f", st.util);
+		CHECK(st.q_us <= 2 * TB_TARGET, "queue %.0f us", st.q_us);
+		CHECK(st.jain >= 0.9, "Jain %.4f", st.jain);
+		tap_end();
+		sim_free(&s);
+	}
+
+	/* spraying over 4 paths, one congested (+extra one-way delay) */
+	{
+		static const u32 extra[] = { 10000, 20000, 30000, 60000 };
+		double ratio[4];
+
+		tap_begin("spraying, 1 of 4 paths congested: MNSCC goodput >= NSCC's");
+		for (int e = 0; e < 4; e++) {
+			double g[2];
+
+			for (int m = 0; m < 2; m++) {
+				tb_init(&s);
+				s.npaths = 4;
+				s.ncong = 1;
+				s.extra_us = extra[e];
+				flow_start(&s, 0, m);
+				sim_run(&s, 2000000, NULL);
+				sim_run(&s, 8000000, &st);
+				g[m] = st.util;
+				tap_diag("extra %u us %s: util %.3f queue %.0f us md %u",
+					 extra[e], m ? "MNSCC" : "NSCC", st.util, st.q_us, st.md);
+				sim_free(&s);
+			}
+			ratio[e] = g[1] / g[0];
+			CHECK(g[1] >= g[0] * 0.98, "extra %u us: MNSCC %.3f NSCC %.3f",
+			      extra[e], g[1], g[0]);
+		}
+		tap_diag("MNSCC/NSCC goodput ratios: %.3f %.3f %.3f %.3f", ratio[0], ratio[1],
+			 ratio[2], ratio[3]);
+		tap_end();
+	}
+}
+
+int main(void)
+{
+	tap_header();
+	test_constants();
+	test_md_table();
+	test_quadrants();
+	test_sampling_noise();
+	test_range();
+	test_model();
+	return tap_done();
+}
