@@ -29,7 +29,7 @@
 #define CCC_ONE (1 << CCC_Q)		/* 1.0 in Q16 */
 #define CCC_SHARE_ONE CCC_ONE		/* a rate equal to R_l */
 #define CCC_QV_MAX 16			/* q_v clamp (spec 2.2 step 6) */
-#define CCC_QV_NEAR_C (CCC_ONE / 20)	/* |q_v| < 0.05: "near C" (4.3.4) */
+#define CCC_QV_NEAR_DEFAULT (CCC_ONE / 20)	/* |q_v| < 0.05: "near C" (4.3.4) */
 #define CCC_NREC 5			/* S records (4.3.4) */
 #define CCC_N_AI_MAX_LIMIT 20		/* hard cap of the n_ai parameter */
 #define CCC_LSQ_N_MAX 1023		/* batch force-closes at this count */
@@ -44,8 +44,8 @@
 enum ccc_region {
 	CCC_AI = 0,	/* A^i:   delta > 0, q >= q_B             analytical up */
 	CCC_AD = 1,	/* A^d:   delta <= 0, q_B <= q <= 4q_B, q_v < 0  probe down */
-	CCC_H1I = 2,	/* H_1^i: delta > 0, q < q_B, q_v <= -0.05 probe up */
-	CCC_H2I = 3,	/* H_2^i: delta > 0, q < q_B, q_v > -0.05 probe up */
+	CCC_H1I = 2,	/* H_1^i: delta > 0, q < q_B, q_v <= -qv_near  probe up */
+	CCC_H2I = 3,	/* H_2^i: delta > 0, q < q_B, q_v > -qv_near   probe up */
 	CCC_H1D = 4,	/* H_1^d: delta <= 0, q < q_B             probe down */
 	CCC_H2D = 5,	/* H_2^d: delta <= 0, q >= q_B, q_v >= 0 or q > 4q_B */
 	CCC_NREGIONS
@@ -67,6 +67,7 @@ struct ccc_cfg {
 	u32 span_us;	/* q_v: an LSQ batch spans at least this much ACK time */
 	u32 gamma_q16;	/* q_v EWMA weight of the old value (0.2 = 13107) */
 	u32 l2qb;	/* dcc_log2_q16(q_B << CCC_L2_SHIFT), precomputed (eq. 10) */
+	u32 qv_near;	/* |q_v| < qv_near: "q_v is 0" (0.05 = 3277, 4.3.4) */
 	u16 min_samples;	/* q_v: ACKs an LSQ batch needs (>= 2) */
 	u8 n_ai_max;	/* v_ai = 2^n_ai, n_ai <= this */
 };

@@ -83,7 +83,7 @@ u8 ccc_region(const struct ccc_cfg *c, u32 q_us, s32 qv, s32 delta)
 	if (delta > 0) {
 		if (q_us >= c->qb_us)
 			return CCC_AI;		/* forces q_v < 0 */
-		return qv <= -CCC_QV_NEAR_C ? CCC_H1I : CCC_H2I;
+		return qv <= -(s32)c->qv_near ? CCC_H1I : CCC_H2I;
 	}
 	if (q_us < c->qb_us)
 		return CCC_H1D;			/* forces q_v > 0 */
@@ -184,7 +184,7 @@ static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
 	int i;
 
 	if ((s->flags & CCC_S_QV_VALID) && q_us > c->ut_us &&
-	    qv > -CCC_QV_NEAR_C && qv < CCC_QV_NEAR_C) {
+	    qv > -(s32)c->qv_near && qv < (s32)c->qv_near) {
 		s->rec[s->rec_idx] = (u16)min_t(u32, ccc_share(c, s->rate),
 						65535U);
 		s->rec_idx = (s->rec_idx + 1) % CCC_NREC;

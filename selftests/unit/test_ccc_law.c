@@ -84,6 +84,7 @@ static void cfg_init(struct ccc_cfg *c, u64 line_Bps, u32 rttmin_us, u32 qb_us)
 		.span_us = rttmin_us / 4 > 4 ? rttmin_us / 4 : 4,
 		.gamma_q16 = 13107,
 		.l2qb = dcc_log2_q16((u64)qb_us << CCC_L2_SHIFT),
+		.qv_near = CCC_QV_NEAR_DEFAULT,
 		.min_samples = 8,
 		.n_ai_max = 10,
 	};
@@ -94,7 +95,7 @@ static void sim_init(struct sim *s, u64 mu, u32 base_us, u32 qb_us)
 	memset(s, 0, sizeof(*s));
 	s->mu = mu;
 	s->base_us = base_us;
-	s->gain_pct = 100;
+	s->gain_pct = getenv("CCC_GAIN") ? atoi(getenv("CCC_GAIN")) : 100;
 	s->rng = 1;
 	cfg_init(&s->c, mu, base_us, qb_us);
 	s->fwd = calloc(QCAP, sizeof(struct pkt));
@@ -537,6 +538,65 @@ static void test_refill(void)
 	tap_end();
 }
 
+/*
+ * Fig. 7: two flows start together at line rate; the state (q, q_v) goes
+ * through H briefly, then stays mostly in A, zig-zagging between A^i and
+ * A^d around delta = 0, and ends near (q_B, 0).
+ */
+static void test_trajectory(void)
+{
+	struct sim s;
+	double t[MAXF];
+	u64 h = 0, a = 0, zig = 0;
+	u8 last = CCC_NREGIONS;
+
+	tap_begin("Fig. 7: two flows started together: A^i/A^d zig-zag, converge to (q_B, 0)");
+	sim_init(&s, C, BASE, QB);
+	s.noise_us = 100;
+	flow_start(&s, 0, C);
+	flow_start(&s, 1, C);
+	sim_run(&s, 50 * BASE, NULL);
+	for (int k = 0; k < 200; k++) {	/* 200 RTT, sampled every 0.5 ms */
+		for (int j = 0; j < 20; j++) {
+			u8 r;
+
+			sim_run(&s, BASE / 20, NULL);
+			r = s.f[0].st.region;
+			if (ccc_region_is_a(r)) {
+				a++;
+				if (ccc_region_is_a(last) && r != last)
+					zig++;
+			} else {
+				h++;
+			}
+			last = r;
+		}
+	}
+	sim_run(&s, 50 * BASE, t);
+	tap_diag("after 50 RTT: A %.0f%% of samples, %llu A^i<->A^d switches in 200 RTT; then q %.0f us, q_v %+.3f, util %.3f, Jain %.4f",
+		 100.0 * a / (a + h), (unsigned long long)zig, mean_qdelay_us(&s),
+		 s.f[0].st.qv / 65536.0, sum(t, 2) / C, jain(t, 2));
+	CHECK(zig >= 20, "%llu A^i/A^d switches", (unsigned long long)zig);
+	CHECK(mean_qdelay_us(&s) >= 0.5 * QB && mean_qdelay_us(&s) <= 1.5 * QB,
+	      "queue %.0f us", mean_qdelay_us(&s));
+	CHECK(s.f[0].st.qv > -CCC_ONE / 5 && s.f[0].st.qv < CCC_ONE / 5,
+	      "q_v %+.3f", s.f[0].st.qv / 65536.0);
+	tap_end();
+
+	/*
+	 * Known gap: in Fig. 7 the state stays in A after a brief H phase.
+	 * Here the cwnd cap r (RTT_min + q_B) binds at the target, so the
+	 * queue settles just under q_B, where the regions are H (q < q_B);
+	 * a larger cap (cwnd_gain_pct 150/200) lets the rate loop overshoot
+	 * instead (incast Jain 0.6-0.76 in this model), so the cap stays.
+	 */
+	tap_begin("Fig. 7: the state spends most of the time in A (after 50 RTT): %.0f%%",
+		  100.0 * a / (a + h));
+	CHECK(a > h, "A %llu vs H %llu samples", (unsigned long long)a, (unsigned long long)h);
+	tap_end_todo("issue 8: the cwnd cap holds q just under q_B, in H");
+	sim_free(&s);
+}
+
 int main(void)
 {
 	if (getenv("CCC_TRACE"))
@@ -545,13 +605,15 @@ int main(void)
 		int k = atoi(getenv("CCC_ONLY"));
 
 		if (k == 1)
-			test_lone_flow(300, 1000);
+			test_lone_flow(300, 0);
 		if (k == 2)
 			test_two_flows(300);
 		if (k == 3)
 			test_incast(0);
 		if (k == 4)
 			test_refill();
+		if (k == 5)
+			test_trajectory();
 		return tap_done();
 	}
 	tap_header();
@@ -559,11 +621,12 @@ int main(void)
 	test_stretch_ack();
 	test_extremes();
 	test_lone_flow(0, 0);
-	test_lone_flow(300, 1000);
+	test_lone_flow(300, 0);
 	test_two_flows(0);
 	test_two_flows(300);
 	test_incast(0);
 	test_incast(300);
 	test_refill();
+	test_trajectory();
 	return tap_done();
 }
