@@ -14,7 +14,7 @@ source "$(dirname "$0")/ccc_common.sh"
 ccc_require
 ktap_set_plan 6
 
-N=8 DUR=12
+N=8 DUR=10
 net_setup --senders $N --rate-mbit "$CCC_RATE" --rtt-ms "$CCC_RTT" --limit-pkts 1000
 net_quickack
 net_run_flows --cc ccc --n $N --duration $DUR || log_warn "a flow reported an error"

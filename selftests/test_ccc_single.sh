@@ -10,7 +10,7 @@ source "$(dirname "$0")/ccc_common.sh"
 ccc_require
 ktap_set_plan 7
 
-DUR=12
+DUR=10
 TR=/sys/kernel/tracing
 net_setup --rate-mbit "$CCC_RATE" --rtt-ms "$CCC_RTT" --limit-pkts 300
 net_quickack
