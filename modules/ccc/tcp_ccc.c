@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CCC: CiD-sensitive congestion control (Jiang et al., "CCC:
+ * Re-architecting Delay-based Congestion Control in Datacenter Networks",
+ * NSDI'26), for Linux as tcp_congestion_ops "ccc".
+ *
+ * Theory.  Delay-based CCs deduce congestion information (CiD: queue
+ * length, its growth, the aggregate arrival rate) from the RTT and its
+ * gradient, and that deduction is wrong in three "delay ambiguity
+ * conditions": an idle link (delay and gradient are 0 whatever the
+ * spare capacity), a large queue (the delay lags the state by a queueing
+ * delay), a turbulent queue (sparse samples miss its changes).  CCC does
+ * not detect them; it judges where a deduction can be trusted.  With
+ *
+ *	q   = RTT - RTT_min				(eq. 2)
+ *	q_v = EWMA of dRTT/dt over ACK time = (R - C)/C	(eq. 3-4)
+ *	delta = 0.5 log2(q_B / q) - q_v			(eq. 5, eq. 10's log2)
+ *
+ * the curve delta = 0 passes through the target (q_B, 0); together with
+ * the lines q = q_B and q_v = 0 it cuts the (q, q_v) plane into six
+ * regions (ccc_region(): reconstructed, the paper only draws them).  Near
+ * the target, in A^i, the deduction is trusted and an analytical
+ * (sliding-mode) step makes the state cross delta = 0 within an RTT:
+ *
+ *	u = delta(q + Itv q_v) * M / RTT_min	per ACK of M bytes (eq. 8)
+ *
+ * i.e. r *= 1 + delta per RTT.  Everywhere else only the sign of delta is
+ * used, by AIMD probing shaped to steer the state into A:
+ *
+ *	increase (H_1^i, H_2^i):	u = rho v_ai w_ai f S
+ *	decrease (A^d, H_1^d, H_2^d):	u = rho w_md f r
+ *
+ * with rho = min(1, Itv/RTT_min) (spreads one step over an RTT_min and
+ * makes the steps independent of how many ACKs carry them), S ~ C/N the
+ * mean of the rates recorded when the aggregate was near C, v_ai = 2^n
+ * after n idle RTTs, w_ai = 0.5 Irr/R_l max(0, 1-2r/R_l) or 0.1 Irr/R_l,
+ * w_md = -0.25 min(|q - q_B|/q_B, 1), and the fairness gate f: with the
+ * flow-independent reference Irr = R_l max(0, 1 - q/q_B) (eq. 6), only
+ * flows below Irr increase and only flows above it decrease (eq. 9).
+ *
+ * Paper symbol -> code:
+ *	r, S, q_v, n (v_ai = 2^n)	ccc->st.rate, .basis, .qv, .n_ai
+ *	q_B, R_l, gamma, RTT_min	ccc_cfg .qb_us, .line_Bps, .gamma_q16,
+ *					.rttmin_us (from the per-socket snapshot)
+ *	Itv, M				ccc_ack .itv_us, .acked_bytes
+ *	regions A^i..H_2^d		enum ccc_region (include/dcc/ccc.h)
+ * The law itself is plain C in ccc_law.c (userspace-tested).
+ *
+ * Linux adaptations (spec ccc.md 6.7; what the paper leaves open):
+ *  - RTT from rs->rtt_us (software, us); q_v from least squares over
+ *    batches of >= min_samples ACKs spanning >= span_pct of RTT_min, then
+ *    eq. 4's EWMA: eq. 4's two-point slope is meaningless under software
+ *    timestamp noise;
+ *  - stretch ACKs, GRO: the analytical step is per byte acked and the
+ *    probing steps per unit of time (rho), so the number of ACKs that
+ *    carry a window does not matter;
+ *  - RTT_min: base_rtt_us, else tcp_min_rtt(); R_l: line_rate_mbps, else
+ *    an estimate (highest delivery rate seen on this host + 25%);
+ *  - start at R_l (the paper's NS-3 convention, start_mode 0) or at
+ *    IW/RTT (start_mode 1); RTO halves r (undone if spurious); restart
+ *    after idle forgets the gradient; no increase on app-limited ACKs;
+ *  - cwnd = r (RTT_min + q_B) * cwnd_gain (the paper: r RTT_min, which
+ *    would bind below r at the target).
+ *
+ * All state lives in icsk_ca_priv (104 bytes); nothing sleeps or allocates.
+ */
+#include <linux/module.h>
+#include <net/tcp.h>
+#include <linux/inet_diag.h>
+#include "dcc/dcc.h"
+#include "dcc/ccc.h"
+
+#define CREATE_TRACE_POINTS
+#include "ccc_trace.h"
+
+/* ---- tunables (validated; snapshotted per socket in ccc_init) --------- */
+
+static u32 q_b_us = 50;		/* q_B: paper 5 (NS-3), 20 (testbed); 50 for
+				 * Linux software timestamps (spec 5) */
+static u32 line_rate_mbps;	/* R_l; 0 = estimate */
+static u32 base_rtt_us;		/* RTT_min; 0 = tcp_min_rtt() */
+static u32 gamma_pct = 20;	/* gamma = 0.2 (6.1) */
+static u32 ut_pct = 5;		/* under-utilised: q <= 5% RTT_min (4.3.4) */
+static u32 qv_near_pct = 5;	/* |q_v| < 0.05 (4.3.4) */
+static u32 span_pct = 25;	/* q_v batch >= RTT_min / 4 (spec 5) */
+static u32 min_samples = 8;	/* q_v batch >= 8 ACKs (spec 5) */
+static u32 n_ai_max = 10;	/* v_ai <= 2^10 (spec 8-8) */
+static u32 cwnd_gain_pct = 100;	/* cwnd = r (RTT_min + q_B) */
+static u32 start_mode;		/* 0: r0 = R_l (paper), 1: IW / RTT */
+static u32 init_rate_mbps = 100;	/* estimate mode: R_l floor */
+
+dcc_param_range(q_b_us, q_b_us, 1, 1000000,  0644,
+		"target queueing delay q_B in us");
+dcc_param_range(line_rate_mbps, line_rate_mbps, 0, 800000, 0644,
+		"NIC line rate R_l in Mbit/s, 0 = estimate from delivery rates");
+dcc_param_range(base_rtt_us, base_rtt_us, 0, 1000000, 0644,
+		"RTT_min in us, 0 = tcp_min_rtt() of each socket");
+dcc_param_range(gamma_pct, gamma_pct, 0, 99, 0644,
+		"q_v EWMA weight of the old value, % (paper 20)");
+dcc_param_range(ut_pct, ut_pct, 1, 100, 0644,
+		"link under-utilised while q <= this % of RTT_min (paper 5)");
+dcc_param_range(qv_near_pct, qv_near_pct, 1, 50, 0644,
+		"|q_v| below this % counts as 0: S records, H_1^i/H_2^i boundary (paper 5)");
+dcc_param_range(span_pct, span_pct, 1, 400, 0644,
+		"q_v least-squares batch spans at least this % of RTT_min");
+dcc_param_range(min_samples, min_samples, 2, 255, 0644,
+		"q_v least-squares batch needs this many ACKs (2 = eq. 4's two-point slope)");
+dcc_param_range(n_ai_max, n_ai_max, 0, CCC_N_AI_MAX_LIMIT, 0644,
+		"cap of n in v_ai = 2^n");
+dcc_param_range(cwnd_gain_pct, cwnd_gain_pct, 50, 255, 0644,
+		"cwnd = r * (RTT_min + q_B) * this / 100");
+dcc_param_range(start_mode, start_mode, 0, 1, 0644,
+		"initial rate: 0 = R_l (paper), 1 = initial window per RTT");
+dcc_param_range(init_rate_mbps, init_rate_mbps, 1, 800000, 0644,
+		"estimate mode only: R_l in Mbit/s before any delivery-rate sample");
+
+/*
+ * Estimate mode (line_rate_mbps = 0): R_l is the highest delivery rate
+ * any CCC socket on this host has measured, + 25%, never below
+ * init_rate_mbps; host-wide, because Irr = R_l (1 - q/q_B) must be the
+ * same for every flow on a bottleneck (that is what makes it a
+ * reference).  It never decreases while the module stays loaded.  The
+ * paper takes R_l as the known NIC rate: operators should set it.
+ */
+static u32 ccc_line_est_kbps;
+
+/* ---- per-socket state: <= 104 bytes, BUILD_BUG_ON'd ------------------- */
+
+#define CCC_F_INITED	0x01
+#define CCC_F_AUTO_LINE	0x02	/* R_l estimated */
+#define CCC_F_AUTO_BASE	0x04	/* RTT_min follows tcp_min_rtt() */
+#define CCC_F_HAVE_PREV	0x08	/* last_rx_us is t(k-1) */
+#define CCC_F_SAVED	0x10	/* saved_share holds r before an RTO */
+
+struct ccc {
+	struct ccc_state st;	/* the law's state (72 B) */
+	u32 rttmin_us;		/* RTT_min in use */
+	u32 last_rx_us;		/* t(k-1), us, low 32 bits */
+	u32 round_end;		/* tp->delivered that ends this round */
+	u32 saved_share;	/* r before an RTO, share of R_l Q16 */
+	u32 qb_us;		/* snapshot: q_B */
+	u32 line_kbps;		/* R_l in kbit/s (<= 8e8) */
+	u8 gamma_pct;		/* snapshots ... */
+	u8 ut_pct;
+	u8 qv_near_pct;
+	u8 min_samples;
+	u8 n_ai_max;
+	u8 cwnd_gain_pct;
+	u8 span_pct;		/* <= 400 does not fit: stored / 2, see init */
+	u8 flags;		/* CCC_F_* */
+};
+
+/* Resolve the law's config from this socket's snapshot. */
+static void ccc_cfg_of(const struct sock *sk, const struct ccc *ca,
+		       struct ccc_cfg *c)
+{
+	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
+	u32 rtt = max_t(u32, ca->rttmin_us, 1);
+	u64 line = max_t(u64, (u64)ca->line_kbps * 125, 1);
+
+	*c = (struct ccc_cfg){
+		.line_Bps = line,
+		/* spec 4.5: max(R_l / 1024, 2 MSS per RTT_min) */
+		.r_min = max_t(u64, line >> 10,
+			       div_u64((u64)2 * mss * USEC_PER_SEC, rtt)),
+		.r_max = min_t(u64, line, READ_ONCE(sk->sk_max_pacing_rate)),
+		.qb_us = max_t(u32, ca->qb_us, 1),
+		.rttmin_us = rtt,
+		.ut_us = max_t(u32, 2, (u32)div_u64((u64)rtt * ca->ut_pct, 100)),
+		.span_us = max_t(u32, 1,
+				 (u32)div_u64((u64)rtt * ca->span_pct * 2, 100)),
+		.gamma_q16 = (u32)(((u64)ca->gamma_pct << CCC_Q) / 100),
+		.qv_near = (u32)(((u64)ca->qv_near_pct << CCC_Q) / 100),
+		.l2qb = dcc_log2_q16((u64)max_t(u32, ca->qb_us, 1) << CCC_L2_SHIFT),
+		.min_samples = ca->min_samples,
+		.n_ai_max = ca->n_ai_max,
+	};
+	c->r_min = min(c->r_min, c->r_max);
+}
+
+static u32 ccc_line_seed_kbps(void)
+{
+	return max(READ_ONCE(ccc_line_est_kbps), READ_ONCE(init_rate_mbps) * 1000);
+}
+
+/* Estimate mode: fold this ACK's delivery rate into the host-wide R_l. */
+static void ccc_line_observe(struct sock *sk, struct ccc *ca,
+			     const struct rate_sample *rs)
+{
+	u64 kbps;
+
+	if (!(ca->flags & CCC_F_AUTO_LINE) || rs->interval_us <= 0 ||
+	    rs->delivered <= 0)
+		return;
+	/* delivered <= 2^31 pkts * mss < 2^47 bytes * 8e3 / us: fits */
+	kbps = div_u64((u64)rs->delivered * tcp_sk(sk)->mss_cache * 8000,
+		       (u32)rs->interval_us) * 5 / 4;
+	kbps = min_t(u64, kbps, 800000000ULL);
+	if (kbps > READ_ONCE(ccc_line_est_kbps))
+		WRITE_ONCE(ccc_line_est_kbps, (u32)kbps);	/* racy max: benign */
+	ca->line_kbps = max(ca->line_kbps, ccc_line_seed_kbps());
+}
+
+/* pacing rate r and cwnd cap: idempotent, run on every ACK */
+static void ccc_apply(struct sock *sk, const struct ccc *ca,
+		      const struct ccc_cfg *c)
+{
+	u64 cwnd;
+
+	if (!ca->rttmin_us)	/* no RTT yet: initial window */
+		cwnd = (u64)TCP_INIT_CWND * tcp_sk(sk)->mss_cache;
+	else
+		cwnd = ccc_cwnd_bytes(c, ca->st.rate, ca->cwnd_gain_pct);
+	dcc_apply(sk, ca->st.rate, cwnd);
+}
+
+static void ccc_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct ccc *ca = inet_csk_ca(sk);
+	u32 line = READ_ONCE(line_rate_mbps);
+	u32 base = READ_ONCE(base_rtt_us);
+	struct ccc_cfg c;
+	u64 r0;
+
+	BUILD_BUG_ON(sizeof(struct ccc) > ICSK_CA_PRIV_SIZE);
+
+	*ca = (struct ccc){
+		.qb_us = READ_ONCE(q_b_us),
+		.gamma_pct = READ_ONCE(gamma_pct),
+		.ut_pct = READ_ONCE(ut_pct),
+		.qv_near_pct = READ_ONCE(qv_near_pct),
+		.min_samples = READ_ONCE(min_samples),
+		.n_ai_max = READ_ONCE(n_ai_max),
+		.cwnd_gain_pct = READ_ONCE(cwnd_gain_pct),
+		.span_pct = DIV_ROUND_UP(READ_ONCE(span_pct), 2),
+		.flags = CCC_F_INITED | (line ? 0 : CCC_F_AUTO_LINE) |
+			 (base ? 0 : CCC_F_AUTO_BASE),
+	};
+	ca->line_kbps = line ? line * 1000 : ccc_line_seed_kbps();
+	ca->rttmin_us = dcc_base_rtt_us(sk, base);	/* 0 if none yet */
+
+	ccc_cfg_of(sk, ca, &c);
+	if (READ_ONCE(start_mode) == 1 && ca->rttmin_us)
+		r0 = div_u64((u64)TCP_INIT_CWND * tp->mss_cache * USEC_PER_SEC,
+			     ca->rttmin_us);
+	else
+		r0 = c.line_Bps;	/* line rate (spec 4.6) */
+	ccc_state_init(&ca->st, &c, r0);
+
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
+	dcc_pacing_init(sk);
+	ccc_apply(sk, ca, &c);
+}
+
+static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct ccc *ca = inet_csk_ca(sk);
+	struct ccc_decision d;
+	struct dcc_sample s;
+	struct ccc_cfg c;
+	struct ccc_ack a;
+	u32 rx, b;
+
+	if (unlikely(!(ca->flags & CCC_F_INITED))) {
+		ccc_init(sk);	/* cong_control before init: set up now */
+		return;
+	}
+
+	ccc_line_observe(sk, ca, rs);
+	if (!dcc_sample_get(sk, rs, &s, 0)) {
+		ccc_cfg_of(sk, ca, &c);
+		goto apply;
+	}
+	if (ca->flags & CCC_F_AUTO_BASE) {
+		b = dcc_base_rtt_us(sk, 0);
+		if (b)
+			ca->rttmin_us = b;
+	} else if (!ca->rttmin_us) {
+		ca->rttmin_us = READ_ONCE(base_rtt_us) ?: s.rtt_us;
+	}
+	if (!ca->rttmin_us)
+		ca->rttmin_us = max_t(u32, s.rtt_us, 1);
+	ccc_cfg_of(sk, ca, &c);
+
+	rx = (u32)s.rx_us;
+	a = (struct ccc_ack){
+		.rx_us = rx,
+		.rtt_us = s.rtt_us,
+		/* Itv: 0 after an idle restart or RTO (rho = 0, no step) */
+		.itv_us = (ca->flags & CCC_F_HAVE_PREV) ? rx - ca->last_rx_us : 0,
+		.acked_bytes = s.acked_bytes,
+		.pkts = s.acked,
+		.app_limited = s.app_limited,
+		/* BBR-style delivered-based RTT rounds (spec 8-8) */
+		.round_start = !before(rs->prior_delivered, ca->round_end),
+	};
+	if (a.round_start)
+		ca->round_end = tp->delivered;
+	ca->last_rx_us = rx;
+	ca->flags |= CCC_F_HAVE_PREV;
+
+	ccc_on_ack(&ca->st, &c, &a, &d);
+	ccc_apply(sk, ca, &c);
+	trace_ccc_ack(sk, d.q_us, ca->st.qv, d.delta, d.region, d.f,
+		      d.rho, d.step, ca->st.rate, ca->st.basis, ca->st.n_ai,
+		      tcp_snd_cwnd(tp));
+	return;
+apply:
+	ccc_apply(sk, ca, &c);
+}
+
+/* Forget the gradient and the ACK clock (RTO, idle restart: spec 4.7). */
+static void ccc_forget(struct ccc *ca)
+{
+	ccc_state_reset_grad(&ca->st);
+	ca->st.n_ai = 0;
+	ca->flags &= ~CCC_F_HAVE_PREV;
+}
+
+static void ccc_set_state(struct sock *sk, u8 new_state)
+{
+	struct ccc *ca = inet_csk_ca(sk);
+	struct ccc_cfg c;
+
+	if (new_state != TCP_CA_Loss || !(ca->flags & CCC_F_INITED))
+		return;
+	/* RTO (the paper's fabric is lossless; spec 4.7 [R]): halve r */
+	ccc_cfg_of(sk, ca, &c);
+	ca->saved_share = (u32)min_t(u64, div64_u64(ca->st.rate << CCC_Q,
+						    c.line_Bps), U32_MAX);
+	ca->flags |= CCC_F_SAVED;
+	ca->st.rate = max(c.r_min, ca->st.rate / 2);
+	ccc_forget(ca);
+}
+
+static void ccc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	if (ev == CA_EVENT_TX_START)	/* a stale Itv would make rho 1 */
+		ccc_forget(inet_csk_ca(sk));
+}
+
+static u32 ccc_ssthresh(struct sock *sk)
+{
+	/* CCC is delay-driven: no loss-based window reduction (spec 6.1) */
+	return tcp_sk(sk)->snd_ssthresh;
+}
+
+static u32 ccc_undo_cwnd(struct sock *sk)
+{
+	struct ccc *ca = inet_csk_ca(sk);
+	struct ccc_cfg c;
+
+	if (ca->flags & CCC_F_SAVED) {	/* the RTO was spurious */
+		ccc_cfg_of(sk, ca, &c);
+		ca->st.rate = clamp_t(u64, (c.line_Bps * ca->saved_share) >> CCC_Q,
+				      c.r_min, c.r_max);
+		ca->flags &= ~CCC_F_SAVED;
+	}
+	return tcp_snd_cwnd(tcp_sk(sk));
+}
+
+/*
+ * ss -ti: the BBR info layout, which ss prints in full:
+ *	bw		r, the pacing rate (bytes/s)
+ *	mrtt		RTT_min in use (us)
+ *	pacing_gain	region << 8: ss shows the region number
+ *			(0 A^i, 1 A^d, 2 H_1^i, 3 H_2^i, 4 H_1^d, 5 H_2^d)
+ *	cwnd_gain	S / R_l << 8: ss shows the basis S as a share of R_l
+ */
+static size_t ccc_get_info(struct sock *sk, u32 ext, int *attr,
+			   union tcp_cc_info *info)
+{
+	const struct ccc *ca = inet_csk_ca(sk);
+
+	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
+	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
+		return 0;
+
+	memset(&info->bbr, 0, sizeof(info->bbr));
+	info->bbr.bbr_bw_lo = (u32)ca->st.rate;
+	info->bbr.bbr_bw_hi = (u32)(ca->st.rate >> 32);
+	info->bbr.bbr_min_rtt = ca->rttmin_us;
+	info->bbr.bbr_pacing_gain = (u32)ca->st.region << 8;
+	info->bbr.bbr_cwnd_gain = ca->st.basis >> (CCC_Q - 8);
+	*attr = INET_DIAG_BBRINFO;
+	return sizeof(info->bbr);
+}
+
+static struct tcp_congestion_ops tcp_ccc __read_mostly = {
+	.name		= "ccc",
+	.owner		= THIS_MODULE,
+	.init		= ccc_init,
+	.cong_control	= ccc_cong_control,
+	.ssthresh	= ccc_ssthresh,
+	.undo_cwnd	= ccc_undo_cwnd,
+	.set_state	= ccc_set_state,
+	.cwnd_event	= ccc_cwnd_event,
+	.get_info	= ccc_get_info,
+};
+
+static int __init ccc_register(void)
+{
+	return tcp_register_congestion_control(&tcp_ccc);
+}
+
+static void __exit ccc_unregister(void)
+{
+	tcp_unregister_congestion_control(&tcp_ccc);
+}
+
+module_init(ccc_register);
+module_exit(ccc_unregister);
+
+MODULE_AUTHOR("dcc developers");
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("CCC: CiD-sensitive delay-based congestion control (NSDI'26)");

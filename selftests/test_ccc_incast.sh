@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 8-to-1 incast of CCC flows (issue 8): no retransmissions after the first
+# RTTs, >= 90% utilisation, and (informational, the paper's S2 metrics at
+# this scale) Jain, the queue, T_L1.  All eight start together at line
+# rate (the paper's convention) from eight sender namespaces; the first
+# RTT is bounded by Linux's initial window, after which each window is
+# r (RTT_min + q_B), so up to 8 x 1.5 BDP can be in flight before the
+# first decreases bite: the buffer holds 1000 packets (12 BDP), as the
+# paper's lossless fabric would.  Steady state is judged from t = 1 s
+# (100 RTT_min), retransmissions from t = 0.5 s (50 RTT_min).
+source "$(dirname "$0")/ccc_common.sh"
+ccc_require
+ktap_set_plan 6
+
+N=8 DUR=10
+net_setup --senders $N --rate-mbit "$CCC_RATE" --rtt-ms "$CCC_RTT" --limit-pkts 1000
+net_quickack
+net_run_flows --cc ccc --n $N --duration $DUR || log_warn "a flow reported an error"
+net_summarize --window 2 $DUR
+ccc_report incast
+retr=$(awk -F'\t' 'NR > 1 { s += $10 } END { print s + 0 }' "$NET_RUN/summary_flows.tsv")
+retr_ss=$(fm_retrans_between "$NET_RUN/flows.csv" 0.5 $DUR)
+dcc_result incast_total_retrans "$retr"
+dcc_result incast_steady_retrans "$retr_ss"
+util=$(net_get util_pct) jain=$(net_get jain)
+# T_L1 (Table 1, S2): when the RTT fell below 2 RTT_min for good (ss samples)
+tl1=$(awk -F, -v lim="$(fcalc "2 * $CCC_RTT")" 'NR > 1 && $5 + 0 >= lim { t = $1 } END { printf "%.2f", t + 0 }' "$NET_RUN/flows.csv")
+dcc_result incast_tl1_s "$tl1"
+log_info "T_L1 (RTT below 2 RTT_min for good) = $tl1 s = $(fcalc "$tl1 * 1000 / $CCC_RTT") RTT_min (paper S2: 1.4 ms = 70 RTT_min)"
+fm_bins "$NET_RUN/flows.csv" 1 | awk '{ s[$1] += $3 } END { for (t in s) printf "%s:%.1f ", t, s[t] / 1e6; print "" }' | sed 's/^/# aggregate Mbit\/s per 1 s bin: /'
+
+ktap_test_result "all $N flows used ccc" [ "$(net_get cc_ok)" = 1 ]
+if [[ $retr_ss == 0 ]]; then
+	ktap_test_pass "no retransmissions after t=0.5 s (50 RTT_min): $retr_ss ($retr in the whole run)"
+else
+	ktap_test_fail "no retransmissions after t=0.5 s (50 RTT_min): $retr_ss ($retr in the whole run)"
+fi
+if [[ $(net_get drops) == 0 ]]; then
+	ktap_test_pass "no bottleneck drops over the whole run"
+else
+	ktap_test_fail "$(net_get drops) bottleneck drops (want 0)"
+fi
+if fge "$util" 90; then
+	ktap_test_pass "utilisation $util% over t=2..$DUR s (>= 90%)"
+else
+	ktap_test_fail "utilisation $util% over t=2..$DUR s (>= 90%)"
+fi
+if fge "$jain" 0.9; then
+	ktap_test_pass "Jain's index $jain over t=2..$DUR s (>= 0.9)"
+else
+	ktap_test_fail "Jain's index $jain over t=2..$DUR s (>= 0.9)"
+fi
+ktap_test_result "no kernel warnings" check_dmesg_clean
+ktap_finished

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One CCC flow through the bottleneck (issue 8): >= 90% of the bottleneck
+# rate, mean queueing delay within 50% of q_B (the bottleneck's own
+# backlog, not the RTT), no retransmissions in steady state; the per-ACK
+# tracepoint fires and tools/bpftrace/ccc.bt prints the (q, q_v)
+# trajectory.  Scale in ccc_common.sh (q_B = 5 ms on a 10 ms path).
+source "$(dirname "$0")/ccc_common.sh"
+ccc_require
+ktap_set_plan 7
+
+DUR=10
+TR=/sys/kernel/tracing
+net_setup --rate-mbit "$CCC_RATE" --rtt-ms "$CCC_RTT" --limit-pkts 300
+net_quickack
+echo >$TR/trace
+echo 16384 >$TR/buffer_size_kb
+echo 1 >$TR/events/ccc/ccc_ack/enable
+bt_out=/tmp/ccc-single-bt.txt
+have_bt=0
+if command -v bpftrace >/dev/null; then
+	timeout 120 bpftrace "$(dirname "$0")/../tools/bpftrace/ccc.bt" 5201 >"$bt_out" 2>&1 &
+	bt_pid=$!
+	have_bt=1
+	for ((i = 0; i < 300; i++)); do	# wait for BEGIN's header
+		grep -qs q_us "$bt_out" && break
+		sleep 0.2
+	done
+fi
+net_run_flows --cc ccc --n 1 --duration $DUR || log_warn "flow reported an error"
+if [[ $have_bt == 1 ]]; then
+	kill -INT "$bt_pid" 2>/dev/null
+	wait "$bt_pid"
+	cp "$bt_out" "$NET_RUN/ccc_bt.txt"
+fi
+echo 0 >$TR/events/ccc/ccc_ack/enable
+grep ccc_ack $TR/trace >"$NET_RUN/ccc_trace.txt"
+net_summarize --window 3 $DUR
+ccc_report single
+t1=$(net_get window_t1) t2=$(net_get window_t2)
+util=$(net_get util_pct) qd=$(net_get mean_qdelay_ms)
+retr=$(fm_retrans_between "$NET_RUN/flows.csv" "$t1" "$t2")
+qb_ms=$(fcalc "$CCC_QB_US / 1000")
+log_info "regions (share of ACKs): $(ccc_regions "$NET_RUN/ccc_trace.txt")"
+
+ktap_test_result "sender used ccc (iperf3 sender_tcp_congestion)" [ "$(net_get cc_ok)" = 1 ]
+if fge "$util" 90; then
+	ktap_test_pass "utilisation $util% of $CCC_RATE Mbit/s (>= 90%)"
+else
+	ktap_test_fail "utilisation $util% of $CCC_RATE Mbit/s (>= 90%)"
+fi
+if fge "$qd" "$(fcalc "0.5 * $qb_ms")" && fle "$qd" "$(fcalc "1.5 * $qb_ms")"; then
+	ktap_test_pass "mean queueing delay $qd ms within 50% of q_B = $qb_ms ms"
+else
+	ktap_test_fail "mean queueing delay $qd ms within 50% of q_B = $qb_ms ms"
+fi
+if [[ $retr == 0 ]]; then
+	ktap_test_pass "no retransmissions in steady state (t=$t1..$t2 s)"
+else
+	ktap_test_fail "$retr retransmissions in steady state (t=$t1..$t2 s)"
+fi
+nb=$(wc -l <"$NET_RUN/ccc_trace.txt")
+dcc_result single_decisions "$nb"
+# one decision per ACK: ~8000/s at 100 Mbit/s (the trace buffer may wrap)
+if [[ $nb -ge 5000 ]]; then
+	ktap_test_pass "$nb per-ACK decisions traced (>= 5000)"
+else
+	ktap_test_fail "$nb per-ACK decisions traced (>= 5000)"
+fi
+if [[ $have_bt == 1 ]]; then
+	nl=$(grep -c -E '^ *[0-9]+ +[0-9]+ +5201 ' "$bt_out")
+	if [[ $nl -ge 100 ]]; then
+		ktap_test_pass "tools/bpftrace/ccc.bt printed $nl trajectory lines (>= 100)"
+	else
+		ktap_test_fail "tools/bpftrace/ccc.bt printed $nl trajectory lines (>= 100)"
+		log_cmd head -n 20 "$bt_out"
+	fi
+else
+	ktap_test_skip "tools/bpftrace/ccc.bt (no bpftrace in this guest: tools/vmtest --bpftrace)"
+fi
+ktap_test_result "no kernel warnings" check_dmesg_clean
+ktap_finished

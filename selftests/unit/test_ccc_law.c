@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CCC control law: unit checks of the plain-C math (delta, regions, Irr/f,
+ * stretch-ACK invariance, range extremes) and a deterministic packet-level
+ * model of one bottleneck driven through the real code tcp_ccc.ko runs
+ * (ccc_on_ack + ccc_cwnd_bytes).
+ *
+ * Model: N senders, each paced at r and window-limited at
+ * ccc_cwnd_bytes(r); MSS-sized packets cross half the base RTT, wait in a
+ * FIFO served at C, and their ACKs (one per packet) return after the other
+ * half.  Time advances in 1 us steps.  Optional RTT noise (uniform +-n us)
+ * and a constant host bias (the VM's loaded RTT sits ~1 ms above its idle
+ * minimum) model software timestamps.
+ *
+ * Scale: the VM testbed's (C = 100 Mbit/s, base RTT 10 ms, BDP 83
+ * packets), q_B = 5 ms, R_l = C; everything CCC does is stated in RTTs,
+ * so the claims carry over (spec ccc.md 5, "scale invariance").
+ */
+#include <math.h>
+#include <string.h>
+#include "tap.h"
+#include "dcc/ccc.h"
+
+#define MSS 1500u
+#define MAXF 16
+#define QCAP 200000
+
+struct pkt {
+	u64 send_us;
+	u64 at_us;
+	u64 delivered;	/* sender's delivered count at send (rounds) */
+	u8 flow;
+};
+
+struct flow {
+	bool on;
+	struct ccc_state st;
+	u64 next_send;
+	u32 inflight;
+	u64 delivered;
+	u64 round_end;
+	u64 last_ack;
+	bool have_ack;
+	u64 acked_bytes;
+	u64 regions[CCC_NREGIONS];
+	u64 region_changes;
+};
+
+struct sim {
+	struct ccc_cfg c;
+	u64 mu;
+	u32 base_us;
+	u32 noise_us, bias_us;
+	u32 gain_pct;
+	struct flow f[MAXF];
+	struct pkt *fwd, *q, *ack;
+	u32 fwd_h, fwd_t, q_h, q_t, ack_h, ack_t;
+	u64 q_bytes, q_busy_ns;
+	u64 now;
+	u64 q_sum, q_samples, q_max;
+	u64 rng;
+};
+
+static u64 trace;	/* CCC_TRACE=us: print the state every that many us */
+
+static u64 rnd(struct sim *s)
+{
+	u64 z = (s->rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void cfg_init(struct ccc_cfg *c, u64 line_Bps, u32 rttmin_us, u32 qb_us)
+{
+	*c = (struct ccc_cfg){
+		.line_Bps = line_Bps,
+		.r_min = line_Bps / 1024 > 2 * MSS ? line_Bps / 1024 : 2 * MSS,
+		.r_max = line_Bps,
+		.qb_us = qb_us,
+		.rttmin_us = rttmin_us,
+		.ut_us = rttmin_us / 20 > 2 ? rttmin_us / 20 : 2,
+		.span_us = rttmin_us / 4 > 4 ? rttmin_us / 4 : 4,
+		.gamma_q16 = 13107,
+		.l2qb = dcc_log2_q16((u64)qb_us << CCC_L2_SHIFT),
+		.qv_near = CCC_QV_NEAR_DEFAULT,
+		.min_samples = 8,
+		.n_ai_max = 10,
+	};
+}
+
+static void sim_init(struct sim *s, u64 mu, u32 base_us, u32 qb_us)
+{
+	memset(s, 0, sizeof(*s));
+	s->mu = mu;
+	s->base_us = base_us;
+	s->gain_pct = getenv("CCC_GAIN") ? atoi(getenv("CCC_GAIN")) : 100;
+	s->rng = 1;
+	cfg_init(&s->c, mu, base_us, qb_us);
+	s->fwd = calloc(QCAP, sizeof(struct pkt));
+	s->q = calloc(QCAP, sizeof(struct pkt));
+	s->ack = calloc(QCAP, sizeof(struct pkt));
+}
+
+static void sim_free(struct sim *s)
+{
+	free(s->fwd);
+	free(s->q);
+	free(s->ack);
+}
+
+static void flow_start(struct sim *s, int i, u64 r0)
+{
+	struct flow *f = &s->f[i];
+
+	memset(f, 0, sizeof(*f));
+	f->on = true;
+	ccc_state_init(&f->st, &s->c, r0);
+	f->next_send = s->now;
+}
+
+static void push(struct pkt *ring, u32 *t, struct pkt p)
+{
+	ring[*t % QCAP] = p;
+	(*t)++;
+}
+
+static void on_ack(struct sim *s, const struct pkt *p)
+{
+	struct flow *f = &s->f[p->flow];
+	struct ccc_ack a = { 0 };
+	struct ccc_decision d;
+	s64 noise = 0;
+	u8 prev = f->st.region;
+
+	f->inflight--;
+	f->delivered++;
+	f->acked_bytes += MSS;
+	if (!f->on)
+		return;
+	if (s->noise_us)
+		noise = (s64)(rnd(s) % (2 * s->noise_us + 1)) - s->noise_us;
+	a.rx_us = (u32)s->now;
+	a.rtt_us = (u32)((s64)(s->now - p->send_us) + s->bias_us + noise);
+	a.itv_us = f->have_ack ? (u32)(s->now - f->last_ack) : 0;
+	a.acked_bytes = MSS;
+	a.pkts = 1;
+	a.round_start = p->delivered >= f->round_end;
+	if (a.round_start)
+		f->round_end = f->delivered;
+	f->last_ack = s->now;
+	f->have_ack = true;
+	ccc_on_ack(&f->st, &s->c, &a, &d);
+	if (getenv("CCC_ACKS") && p->flow == 0 && s->now > 180000 && s->now < 200000)
+		printf("# ack rx %u rtt %u itv %u qv %d upd %d n %u\n", a.rx_us, a.rtt_us, a.itv_us, f->st.qv, d.qv_updated, f->st.lsq_n);
+	f->regions[d.region]++;
+	if (d.region != prev)
+		f->region_changes++;
+}
+
+static void sim_tick(struct sim *s)
+{
+	u32 half = s->base_us / 2;
+	u64 serv_ns = (u64)MSS * 1000000000ULL / s->mu;
+
+	for (int i = 0; i < MAXF; i++) {
+		struct flow *f = &s->f[i];
+		u64 rate, cwnd;
+
+		if (!f->on)
+			continue;
+		rate = f->st.rate;
+		cwnd = ccc_cwnd_bytes(&s->c, rate, s->gain_pct) / MSS;
+		if (!f->have_ack)
+			cwnd = 10;	/* Linux: TCP_INIT_CWND until an RTT sample */
+		if (cwnd < 2)
+			cwnd = 2;
+		while (f->next_send <= s->now && f->inflight < cwnd) {
+			struct pkt p = { .send_us = s->now, .at_us = s->now + half,
+					 .delivered = f->delivered, .flow = (u8)i };
+			push(s->fwd, &s->fwd_t, p);
+			f->inflight++;
+			f->next_send += MSS * 1000000ULL / rate;
+		}
+		if (f->next_send < s->now)
+			f->next_send = s->now;
+	}
+	while (s->fwd_h != s->fwd_t && s->fwd[s->fwd_h % QCAP].at_us <= s->now) {
+		push(s->q, &s->q_t, s->fwd[s->fwd_h % QCAP]);
+		s->q_bytes += MSS;
+		s->fwd_h++;
+	}
+	while (s->q_h != s->q_t && s->q_busy_ns <= s->now * 1000) {
+		struct pkt p = s->q[s->q_h % QCAP];
+
+		s->q_h++;
+		s->q_bytes -= MSS;
+		if (s->q_busy_ns < s->now * 1000)
+			s->q_busy_ns = s->now * 1000;
+		s->q_busy_ns += serv_ns;
+		p.at_us = s->q_busy_ns / 1000 + half;
+		push(s->ack, &s->ack_t, p);
+	}
+	while (s->ack_h != s->ack_t && s->ack[s->ack_h % QCAP].at_us <= s->now) {
+		struct pkt p = s->ack[s->ack_h % QCAP];
+
+		s->ack_h++;
+		on_ack(s, &p);
+	}
+	if (trace && s->now % trace == 0) {
+		double rs = 0;
+
+		for (int i = 0; i < MAXF; i++)
+			rs += s->f[i].on ? (double)s->f[i].st.rate : 0;
+		printf("# t %6.1f ms q %6.0f us | f0 r %5.1f Mb qv %+.3f reg %u nai %u S %.2f | sum r %.3f C\n",
+		       s->now / 1000.0, s->q_bytes * 1e6 / s->mu, s->f[0].st.rate * 8e-6,
+		       s->f[0].st.qv / 65536.0, s->f[0].st.region, s->f[0].st.n_ai,
+		       s->f[0].st.basis / 65536.0, rs / s->mu);
+	}
+	s->q_sum += s->q_bytes;
+	s->q_samples++;
+	if (s->q_bytes > s->q_max)
+		s->q_max = s->q_bytes;
+	s->now++;
+}
+
+static void sim_run(struct sim *s, u64 us, double *tput)
+{
+	u64 start[MAXF];
+
+	for (int i = 0; i < MAXF; i++) {
+		start[i] = s->f[i].acked_bytes;
+		memset(s->f[i].regions, 0, sizeof(s->f[i].regions));
+		s->f[i].region_changes = 0;
+	}
+	s->q_sum = s->q_samples = s->q_max = 0;
+	for (u64 t = 0; t < us; t++)
+		sim_tick(s);
+	for (int i = 0; tput && i < MAXF; i++)
+		tput[i] = (double)(s->f[i].acked_bytes - start[i]) * 1e6 / (double)us;
+}
+
+static double jain(const double *x, int n)
+{
+	double a = 0, b = 0;
+
+	for (int i = 0; i < n; i++) {
+		a += x[i];
+		b += x[i] * x[i];
+	}
+	return b > 0 ? a * a / (n * b) : 0;
+}
+
+/* mean queueing delay of the last sim_run, us */
+static double mean_qdelay_us(const struct sim *s)
+{
+	return (double)s->q_sum / (double)s->q_samples * 1e6 / (double)s->mu;
+}
+
+static double sum(const double *x, int n)
+{
+	double a = 0;
+
+	for (int i = 0; i < n; i++)
+		a += x[i];
+	return a;
+}
+
+/* ---- math ------------------------------------------------------------ */
+
+static void test_delta_regions(void)
+{
+	struct ccc_cfg c;
+	const u32 qbs[] = { 1, 5, 20, 50, 2500, 5000, 100000 };
+
+	tap_begin("delta: 0 at the target, sign follows the curve 0.5 log2(qB/q) = q_v");
+	for (unsigned i = 0; i < sizeof(qbs) / sizeof(qbs[0]); i++) {
+		u32 qb = qbs[i];
+
+		cfg_init(&c, 12500000, 10000, qb);
+		CHECK(ccc_delta(&c, qb, 0) == 0, "qB=%u delta=%d", qb, ccc_delta(&c, qb, 0));
+		CHECK(ccc_delta(&c, qb * 2, 0) < 0, "qB=%u", qb);
+		if (qb >= 2)
+			CHECK(ccc_delta(&c, qb / 2, 0) > 0, "qB=%u", qb);
+		/* q = 4 qB: curve at q_v = -1 */
+		CHECK(ccc_delta(&c, qb * 4, -CCC_ONE) == 0, "qB=%u d=%d", qb,
+		      ccc_delta(&c, qb * 4, -CCC_ONE));
+		/* q = 0 is floored, never undefined: bounded by 3 + |q_v| */
+		CHECK(ccc_delta(&c, 0, 0) > 0 && ccc_delta(&c, 0, 0) <= 3 * CCC_ONE + CCC_ONE / 100,
+		      "qB=%u d(0)=%d", qb, ccc_delta(&c, 0, 0));
+	}
+	/* piecewise-linear log2 error <= 0.0861: delta within 0.05 of exact */
+	cfg_init(&c, 12500000, 10000, 5000);
+	for (u32 q = 100; q < 20000; q += 37) {
+		double exact = 0.5 * log2(5000.0 / q);
+		double got = ccc_delta(&c, q, 0) / 65536.0;
+
+		CHECK(fabs(got - exact) <= 0.0862, "q=%u got %.4f exact %.4f", q, got, exact);
+	}
+	tap_end();
+
+	tap_begin("regions: the six regions of Fig. 4 (reconstruction, spec 4.1)");
+	cfg_init(&c, 12500000, 10000, 5000);
+#define R(q, qv) ccc_region(&c, q, qv, ccc_delta(&c, q, qv))
+	CHECK(R(6000, -CCC_ONE / 2) == CCC_AI, "A^i");
+	CHECK(R(6000, -CCC_ONE / 100) == CCC_AD, "A^d");
+	CHECK(R(3000, -CCC_ONE / 10) == CCC_H1I, "H1^i");
+	CHECK(R(3000, CCC_ONE / 10) == CCC_H2I, "H2^i");
+	CHECK(R(0, 0) == CCC_H2I, "idle link (0,0) is H2^i (see ccc_region)");
+	CHECK(R(4000, CCC_ONE / 2) == CCC_H1D, "H1^d");
+	CHECK(R(6000, CCC_ONE / 10) == CCC_H2D, "H2^d");
+	CHECK(R(30000, -CCC_ONE / 2) == CCC_H2D, "q > 4qB: H2^d");
+	CHECK(R(5000, 0) == CCC_H2D, "the target itself: delta = 0 -> decrease side");
+#undef R
+	tap_end();
+}
+
+/* one ACK of k MSS after Itv = k*gap vs k ACKs of 1 MSS, Itv = gap */
+static void test_stretch_ack(void)
+{
+	struct ccc_cfg c;
+	struct { u32 q_base; s32 qv; const char *name; } cases[] = {
+		{ 7000, -CCC_ONE / 2, "A^i analytical" },
+		{ 1000, CCC_ONE / 4, "H2^i probing up" },
+		{ 9000, CCC_ONE / 4, "H2^d probing down" },
+	};
+
+	tap_begin("stretch ACKs/GRO: a k-MSS ACK moves r as k 1-MSS ACKs do (k = 2..16)");
+	cfg_init(&c, 12500000, 10000, 5000);
+	for (unsigned i = 0; i < 3; i++) {
+		for (u32 k = 2; k <= 16; k *= 2) {
+			struct ccc_state a, b;
+			struct ccc_ack ack = { .rtt_us = 10000 + cases[i].q_base };
+			u64 ra, rb, r0 = 6000000;
+
+			ccc_state_init(&a, &c, r0);
+			a.qv = cases[i].qv;
+			a.flags |= CCC_S_QV_VALID;
+			a.basis = CCC_ONE / 2;
+			b = a;
+			for (u32 j = 0; j < k; j++) {
+				ack.itv_us = 120;
+				ack.acked_bytes = MSS;
+				ack.pkts = 1;
+				ack.rx_us = j * 120;
+				ccc_on_ack(&a, &c, &ack, NULL);
+			}
+			ack.itv_us = 120 * k;
+			ack.acked_bytes = MSS * k;
+			ack.pkts = k;
+			ack.rx_us = 0;
+			ccc_on_ack(&b, &c, &ack, NULL);
+			ra = a.rate > r0 ? a.rate - r0 : r0 - a.rate;
+			rb = b.rate > r0 ? b.rate - r0 : r0 - b.rate;
+			CHECK(ra > 0 && llabs((long long)ra - (long long)rb) <= ra / 20 + 2,
+			      "%s k=%u: %llu vs %llu", cases[i].name, k,
+			      (unsigned long long)ra, (unsigned long long)rb);
+		}
+	}
+	tap_end();
+}
+
+/* the extremes of the dcc range: no overflow (UBSan), r stays in bounds */
+static void test_extremes(void)
+{
+	const u64 rates[] = { 125000, 12500000, 3125000000ULL, DCC_RATE_MAX_BPS };
+	const u32 rtts[] = { 1, 20, 10000, 1000000 };
+
+	tap_begin("range: 1 Mbit/s..800 Gbit/s x RTT 1 us..1 s, random ACKs keep r in [r_min, r_max]");
+	for (unsigned i = 0; i < 4; i++) {
+		for (unsigned j = 0; j < 4; j++) {
+			struct ccc_cfg c;
+			struct ccc_state s;
+			struct sim rs = { .rng = i * 4 + j + 1 };
+			u32 qb = rtts[j] / 4 ? rtts[j] / 4 : 1;
+
+			cfg_init(&c, rates[i], rtts[j], qb);
+			ccc_state_init(&s, &c, rates[i]);
+			for (int k = 0; k < 20000; k++) {
+				struct ccc_ack a = {
+					.rx_us = (u32)rnd(&rs),
+					.rtt_us = (u32)(rnd(&rs) % (1U << 30)),
+					.itv_us = (u32)rnd(&rs),
+					.acked_bytes = (u32)(rnd(&rs) % (1U << 26)),
+					.pkts = (u32)(rnd(&rs) % 64),
+					.app_limited = rnd(&rs) & 1,
+					.round_start = rnd(&rs) & 1,
+				};
+
+				if (k & 1)
+					a.rtt_us = rtts[j] + (u32)(rnd(&rs) % (8 * qb + 1));
+				ccc_on_ack(&s, &c, &a, NULL);
+				CHECK(s.rate >= c.r_min && s.rate <= c.r_max,
+				      "R_l=%llu rtt=%u r=%llu", (unsigned long long)rates[i],
+				      rtts[j], (unsigned long long)s.rate);
+				CHECK(s.qv >= -CCC_ONE && s.qv <= CCC_QV_MAX * CCC_ONE, "qv=%d", s.qv);
+				CHECK(s.n_ai <= c.n_ai_max, "n_ai=%u", s.n_ai);
+			}
+			CHECK(ccc_cwnd_bytes(&c, c.r_max, 255) <=
+			      (c.r_max * 3 * ((u64)rtts[j] + qb)) / 1000000 + 1, "cwnd");
+		}
+	}
+	tap_end();
+}
+
+/* ---- the bottleneck model ---------------------------------------------- */
+
+static const u64 C = 12500000;		/* 100 Mbit/s */
+static const u32 BASE = 10000;		/* 10 ms */
+static const u32 QB = 5000;		/* 5 ms */
+
+static void test_lone_flow(u32 noise, u32 bias)
+{
+	struct sim s;
+	double t[MAXF], qd;
+
+	tap_begin("lone flow (noise +-%u us, bias %u us): >= 90%% of C, mean queue within 50%% of q_B",
+		  noise, bias);
+	sim_init(&s, C, BASE, QB);
+	s.noise_us = noise;
+	s.bias_us = bias;
+	/* R_l = C, but the NIC's line rate counts fewer header bytes than the
+	 * bottleneck: model that 1% (1514 vs 1500 bytes in the VM) */
+	s.c.line_Bps = s.c.r_max = C * 101 / 100;
+	flow_start(&s, 0, s.c.line_Bps);
+	sim_run(&s, 100 * BASE, NULL);
+	sim_run(&s, 200 * BASE, t);
+	qd = mean_qdelay_us(&s);
+	tap_diag("util %.3f, mean queue %.0f us (q_B %u), max %.0f us; A^i %llu A^d %llu H1i %llu H2i %llu H1d %llu H2d %llu ACKs",
+		 t[0] / C, qd, QB, s.q_max * 1e6 / C,
+		 (unsigned long long)s.f[0].regions[CCC_AI], (unsigned long long)s.f[0].regions[CCC_AD],
+		 (unsigned long long)s.f[0].regions[CCC_H1I], (unsigned long long)s.f[0].regions[CCC_H2I],
+		 (unsigned long long)s.f[0].regions[CCC_H1D], (unsigned long long)s.f[0].regions[CCC_H2D]);
+	CHECK(t[0] >= 0.90 * C, "util %.3f", t[0] / C);
+	CHECK(qd + bias >= 0.5 * QB && qd + bias <= 1.5 * QB,
+	      "measured queue %.0f us (+bias %u) vs q_B %u", qd, bias, QB);
+	sim_free(&s);
+	tap_end();
+}
+
+static void test_two_flows(u32 noise)
+{
+	struct sim s;
+	double t[MAXF];
+	int fair_rtt = -1, stay = 0;
+
+	tap_begin("two flows, the second joins after 100 RTT (noise +-%u us): within 20%% of fair, Jain >= 0.95",
+		  noise);
+	sim_init(&s, C, BASE, QB);
+	s.noise_us = noise;
+	flow_start(&s, 0, C);
+	sim_run(&s, 100 * BASE, NULL);
+	flow_start(&s, 1, C);
+	for (int r = 1; r <= 300; r++) {
+		sim_run(&s, 5 * BASE, t);	/* 5-RTT bins */
+		bool in = fabs(t[0] - t[1]) <= 0.4 * (t[0] + t[1]) / 2 &&
+			  fabs(t[0] - (t[0] + t[1]) / 2) <= 0.2 * (t[0] + t[1]) / 2;
+		if (in) {
+			if (fair_rtt < 0)
+				fair_rtt = 5 * r;
+			stay++;
+		} else if (stay < 3) {
+			fair_rtt = -1;
+			stay = 0;
+		}
+		if (fair_rtt > 0 && stay >= 3 && r * 5 > fair_rtt + 100)
+			break;
+	}
+	sim_run(&s, 200 * BASE, t);
+	tap_diag("fair (20%%) after %d RTT; then util %.3f, Jain %.4f, rates %.1f/%.1f Mbit/s, queue %.0f us",
+		 fair_rtt, sum(t, 2) / C, jain(t, 2), t[0] * 8e-6, t[1] * 8e-6, mean_qdelay_us(&s));
+	CHECK(fair_rtt > 0 && fair_rtt <= 200, "fair after %d RTT (<= 200)", fair_rtt);
+	CHECK(jain(t, 2) >= 0.95, "Jain %.4f", jain(t, 2));
+	CHECK(sum(t, 2) >= 0.9 * C, "util %.3f", sum(t, 2) / C);
+	sim_free(&s);
+	tap_end();
+}
+
+static void test_incast(u32 noise)
+{
+	struct sim s;
+	double t[MAXF], peak = 0, qd;
+	u64 ai = 0, ad = 0, all = 0;
+	int tl1 = 0;
+
+	tap_begin("8-to-1 incast at line rate (noise +-%u us): drains, >= 90%% of C, Jain >= 0.9, queue near q_B",
+		  noise);
+	sim_init(&s, C, BASE, QB);
+	s.noise_us = noise;
+	for (int i = 0; i < 8; i++)
+		flow_start(&s, i, C);
+	/* T_L1 (Table 1, S2): the queue below RTT_min (delay < 2 RTT_min) for good */
+	for (int ms = 1; ms <= 100 * (int)BASE / 1000; ms++) {
+		sim_run(&s, 1000, NULL);
+		if (s.q_max * 1e6 / C >= BASE)
+			tl1 = ms;
+		peak = fmax(peak, s.q_max * 1e6 / C);
+	}
+	sim_run(&s, 30 * BASE, NULL);
+	sim_run(&s, 200 * BASE, t);
+	qd = mean_qdelay_us(&s);
+	for (int i = 0; i < 8; i++) {
+		ai += s.f[i].regions[CCC_AI];
+		ad += s.f[i].regions[CCC_AD];
+		for (int r = 0; r < CCC_NREGIONS; r++)
+			all += s.f[i].regions[r];
+	}
+	tap_diag("T_L1 %d ms = %.1f RTT_min (paper S2: 70 RTT_min)", tl1, tl1 * 1000.0 / BASE);
+	tap_diag("peak queue %.1f ms in the first 100 RTT; then util %.3f Jain %.4f queue %.0f us (max %.0f); A %.0f%% of ACKs",
+		 peak / 1000, sum(t, 8) / C, jain(t, 8), qd, s.q_max * 1e6 / C,
+		 100.0 * (ai + ad) / all);
+	CHECK(sum(t, 8) >= 0.9 * C, "util %.3f", sum(t, 8) / C);
+	CHECK(jain(t, 8) >= 0.9, "Jain %.4f", jain(t, 8));
+	CHECK(qd >= 0.5 * QB && qd <= 1.5 * QB, "queue %.0f us", qd);
+	sim_free(&s);
+	tap_end();
+}
+
+/* T_B (Table 1, S1): 4 of 5 flows leave, the survivor refills the link */
+static void test_refill(void)
+{
+	struct sim s;
+	double t[MAXF];
+	int tb = -1;
+
+	tap_begin("5 flows, 4 leave: the survivor is back above 95%% of C quickly (T_B)");
+	sim_init(&s, C, BASE, QB);
+	for (int i = 0; i < 5; i++)
+		flow_start(&s, i, C);
+	sim_run(&s, 200 * BASE, t);
+	tap_diag("5 flows: util %.3f Jain %.4f", sum(t, 5) / C, jain(t, 5));
+	for (int i = 1; i < 5; i++)
+		s.f[i].on = false;
+	for (int r = 1; r <= 100; r++) {
+		sim_run(&s, BASE, t);
+		if (t[0] >= 0.95 * C) {
+			tb = r;
+			break;
+		}
+	}
+	tap_diag("T_B = %d RTT (paper: 280 us = 14 RTT_min)", tb);
+	CHECK(tb > 0 && tb <= 30, "T_B %d RTT (<= 30)", tb);
+	sim_free(&s);
+	tap_end();
+}
+
+/*
+ * Fig. 7: two flows start together at line rate; the state (q, q_v) goes
+ * through H briefly, then stays mostly in A, zig-zagging between A^i and
+ * A^d around delta = 0, and ends near (q_B, 0).
+ */
+static void test_trajectory(void)
+{
+	struct sim s;
+	double t[MAXF];
+	u64 h = 0, a = 0, zig = 0;
+	u8 last = CCC_NREGIONS;
+
+	tap_begin("Fig. 7: two flows started together: A^i/A^d zig-zag, converge to (q_B, 0)");
+	sim_init(&s, C, BASE, QB);
+	s.noise_us = 100;
+	flow_start(&s, 0, C);
+	flow_start(&s, 1, C);
+	sim_run(&s, 50 * BASE, NULL);
+	for (int k = 0; k < 200; k++) {	/* 200 RTT, sampled every 0.5 ms */
+		for (int j = 0; j < 20; j++) {
+			u8 r;
+
+			sim_run(&s, BASE / 20, NULL);
+			r = s.f[0].st.region;
+			if (ccc_region_is_a(r)) {
+				a++;
+				if (ccc_region_is_a(last) && r != last)
+					zig++;
+			} else {
+				h++;
+			}
+			last = r;
+		}
+	}
+	sim_run(&s, 50 * BASE, t);
+	tap_diag("after 50 RTT: A %.0f%% of samples, %llu A^i<->A^d switches in 200 RTT; then q %.0f us, q_v %+.3f, util %.3f, Jain %.4f",
+		 100.0 * a / (a + h), (unsigned long long)zig, mean_qdelay_us(&s),
+		 s.f[0].st.qv / 65536.0, sum(t, 2) / C, jain(t, 2));
+	CHECK(zig >= 20, "%llu A^i/A^d switches", (unsigned long long)zig);
+	CHECK(mean_qdelay_us(&s) >= 0.5 * QB && mean_qdelay_us(&s) <= 1.5 * QB,
+	      "queue %.0f us", mean_qdelay_us(&s));
+	CHECK(s.f[0].st.qv > -CCC_ONE / 5 && s.f[0].st.qv < CCC_ONE / 5,
+	      "q_v %+.3f", s.f[0].st.qv / 65536.0);
+	tap_end();
+
+	/*
+	 * Known gap: in Fig. 7 the state stays in A after a brief H phase.
+	 * Here the cwnd cap r (RTT_min + q_B) binds at the target, so the
+	 * queue settles just under q_B, where the regions are H (q < q_B);
+	 * a larger cap (cwnd_gain_pct 150/200) lets the rate loop overshoot
+	 * instead (incast Jain 0.6-0.76 in this model), so the cap stays.
+	 */
+	tap_begin("Fig. 7: the state spends most of the time in A (after 50 RTT): %.0f%%",
+		  100.0 * a / (a + h));
+	CHECK(a > h, "A %llu vs H %llu samples", (unsigned long long)a, (unsigned long long)h);
+	tap_end_todo("issue 8: the cwnd cap holds q just under q_B, in H");
+	sim_free(&s);
+}
+
+int main(void)
+{
+	if (getenv("CCC_TRACE"))
+		trace = strtoull(getenv("CCC_TRACE"), NULL, 0);
+	if (getenv("CCC_ONLY")) {	/* debugging: one scenario */
+		int k = atoi(getenv("CCC_ONLY"));
+
+		if (k == 1)
+			test_lone_flow(300, 0);
+		if (k == 2)
+			test_two_flows(300);
+		if (k == 3)
+			test_incast(0);
+		if (k == 4)
+			test_refill();
+		if (k == 5)
+			test_trajectory();
+		return tap_done();
+	}
+	tap_header();
+	test_delta_regions();
+	test_stretch_ack();
+	test_extremes();
+	test_lone_flow(0, 0);
+	test_lone_flow(300, 0);
+	test_two_flows(0);
+	test_two_flows(300);
+	test_incast(0);
+	test_incast(300);
+	test_refill();
+	test_trajectory();
+	return tap_done();
+}
