@@ -25,10 +25,13 @@ retr_ss=$(fm_retrans_between "$NET_RUN/flows.csv" 0.5 $DUR)
 dcc_result incast_total_retrans "$retr"
 dcc_result incast_steady_retrans "$retr_ss"
 util=$(net_get util_pct) jain=$(net_get jain)
-# T_L1 (Table 1, S2): when the RTT fell below 2 RTT_min for good (ss samples)
-tl1=$(awk -F, -v lim="$(fcalc "2 * $CCC_RTT")" 'NR > 1 && $5 + 0 >= lim { t = $1 } END { printf "%.2f", t + 0 }' "$NET_RUN/flows.csv")
+# T_L1 (Table 1, S2): the last ss sample time at which the flows' mean RTT
+# was still >= 2 RTT_min (single samples exceed it now and then in steady
+# state: p99 RTT ~2.3 RTT_min), informational
+tl1=$(awk -F, 'NR > 1 { n[$1]++; s[$1] += $5 } END { for (t in n) print t, s[t] / n[t] }' "$NET_RUN/flows.csv" |
+	sort -g | awk -v lim="$(fcalc "2 * $CCC_RTT")" '$2 >= lim { t = $1 } END { printf "%.2f", t + 0 }')
 dcc_result incast_tl1_s "$tl1"
-log_info "T_L1 (RTT below 2 RTT_min for good) = $tl1 s = $(fcalc "$tl1 * 1000 / $CCC_RTT") RTT_min (paper S2: 1.4 ms = 70 RTT_min)"
+log_info "T_L1 (mean RTT below 2 RTT_min for good) = $tl1 s = $(fcalc "$tl1 * 1000 / $CCC_RTT") RTT_min (paper S2: 1.4 ms = 70 RTT_min)"
 fm_bins "$NET_RUN/flows.csv" 1 | awk '{ s[$1] += $3 } END { for (t in s) printf "%s:%.1f ", t, s[t] / 1e6; print "" }' | sed 's/^/# aggregate Mbit\/s per 1 s bin: /'
 
 ktap_test_result "all $N flows used ccc" [ "$(net_get cc_ok)" = 1 ]
