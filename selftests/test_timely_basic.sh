@@ -22,8 +22,11 @@ done
 ktap_set_plan 14
 dmesg_mark
 
-# 1. load
+# 1. load (fresh: earlier tests of the run leave the testbed scale set)
 ok=1
+for a in "${ALGS[@]}"; do
+	modprobe -r "tcp_$a" 2>/dev/null
+done
 for a in "${ALGS[@]}"; do
 	log_cmd modprobe "tcp_$a" && grep -qw "$a" /proc/sys/net/ipv4/tcp_available_congestion_control || ok=0
 done
