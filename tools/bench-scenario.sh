@@ -113,7 +113,12 @@ setup() {
 	# shellcheck disable=SC2034 # (read by net_setup)
 	NET_ECN=0 NET_ECN_K_BYTES='' NET_SENDERS=1 NET_RTT_MS=$rtt NET_FWD_MS='' NET_PATHS=1
 	NET_CONGESTED=0 NET_CONGESTED_MS='' NET_LIMIT_PKTS=$limit NET_LIMIT_BYTES=''
-	net_setup --rate-mbit "$rate" "$@" || return 1
+	# an ECN CC (dctcp, nscc, ...) negotiates ECN everywhere, also on the
+	# drop-tail cases: without it dctcp falls back to "dctcp-reno" and the
+	# run would not be the CC it names (cc_ok 0)
+	local ecn=()
+	[[ " $ecn_ccs " == *" $cc "* ]] && ecn=(--ecn)
+	net_setup --rate-mbit "$rate" "${ecn[@]}" "$@" || return 1
 	if [[ $quickack == 1 ]]; then net_quickack || return 1; fi
 }
 
