@@ -19,6 +19,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/net_lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/flow_metrics.sh"
 
+# shellcheck disable=SC2034 # used by the tests that source this file
 SW_RATE=${SW_RATE_MBIT:-100}
 SW_RTT=${SW_RTT_MS:-10}
 SW_Q_US=${SW_Q_US:-3000}
