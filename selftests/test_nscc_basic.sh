@@ -119,12 +119,19 @@ done
 
 # 7. system default (sysctl): the SYN is built by nscc/mnscc, whose
 # TCP_CONG_NEEDS_ECN requests ECN although tcp_ecn=2 (accept only), and
-# iperf3's listener (re-created per test, with the default CC) accepts it:
-# ECN is negotiated, both ends run the CC with ECN enabled
+# the server's listener, started under that default, accepts it: ECN is
+# negotiated, both ends run the CC with ECN enabled
 ok=1
 old_cc=$(sysctl -n net.ipv4.tcp_congestion_control)
 for cc in nscc mnscc; do
 	sysctl -qw net.ipv4.tcp_congestion_control=$cc
+	# a fresh server: its listener takes the default CC (ECN accepted from
+	# an ECT SYN only if the listener's CC needs ECN, as for dctcp), and
+	# it forgets the previous client's -C
+	pkill -x iperf3
+	sleep 0.3
+	iperf3 -s -D -p 5301 --logfile /tmp/nscc-basic-srv.log
+	sleep 0.3
 	flow_ss /tmp/nscc-s-$cc.json
 	got=$(jq -r '.end.sender_tcp_congestion // empty' /tmp/nscc-s-$cc.json)
 	n=$(ends $cc ecn)
@@ -180,6 +187,11 @@ pkill -x iperf3
 sleep 0.5
 echo 100000 >"$P/nic_mbps"
 echo 0 >"$P/network_rtt_us"
+# closing sockets keep a module reference until they are gone
+for ((i = 0; i < 50; i++)); do
+	[[ $(cat /sys/module/$MOD/refcnt) == 0 ]] && break
+	sleep 0.2
+done
 if log_cmd modprobe -r "$MOD" && [[ ! -d /sys/module/$MOD ]]; then
 	ktap_test_pass "modprobe -r $MOD while idle"
 else

@@ -5,8 +5,8 @@
 # namespaces start together, each at maxwnd = 1.5 BDP (UE's line-rate
 # start), into the ECN-marking bottleneck: ~11 BDP (~900 packets) arrive in
 # the first RTT, so the buffer holds 1500 packets, as a lossless fabric
-# would.  Checks: every flow ran its CC; no bottleneck drop over the whole
-# run; >= 90% utilisation and Jain >= 0.9 over t = 3..10 s (the two
+# would.  Checks: every flow ran its CC; no loss (no retransmission) over
+# the whole run; >= 90% utilisation and Jain >= 0.9 over t = 3..10 s (the two
 # variants share the link fairly: without spraying MNSCC's median is the
 # raw delay's); the steady queue is back near the target (mean queueing
 # delay <= 3 x target).  Scale and settings: nscc_common.sh.
@@ -29,8 +29,11 @@ log_info "per flow (bit/s, t=3..$DUR s): $(awk -F'\t' 'NR > 1 { printf "%s:%s=%.
 tgt_ms=$(fcalc "$NS_TARGET_US / 1000")
 
 ktap_test_result "all $N flows used their CC (4 nscc, 4 mnscc)" [ "$(net_get cc_ok)" = 1 ]
-ktap_test_result "no bottleneck drops over the whole run ($(net_get drops); $retr retransmissions)" \
-	[ "$(net_get drops)" = 0 ]
+# RED with ecn marks ECT packets above K but drops non-ECT ones (SYNs, pure
+# ACKs of the control connections): those drops are not the flows' loss.
+# The flows lost nothing iff no segment was retransmitted.
+ktap_test_result "no loss: $retr retransmissions over the whole run ($(net_get drops) non-ECT packets dropped by RED above K)" \
+	[ "$retr" = 0 ]
 ktap_test_result "utilisation $util% (>= 90%)" fge "$util" 90
 ktap_test_result "Jain's index $jain over t=3..$DUR s (>= 0.9)" fge "$jain" 0.9
 ktap_test_result "mean queueing delay $qd ms (<= 3 x target = $(fcalc "3 * $tgt_ms") ms)" \

@@ -24,6 +24,7 @@ for case in A B; do
 		net_setup --senders $N --rate-mbit "$NS_RATE" --rtt-ms "$NS_RTT" --ecn --limit-pkts 1500
 		what="ECN negotiated, path never marks"
 	else
+		NET_ECN=0	# net_setup keeps case A's --ecn as its default otherwise
 		net_setup --senders $N --rate-mbit "$NS_RATE" --rtt-ms "$NS_RTT" --limit-pkts 1500
 		what="ECN not negotiated"
 	fi

@@ -605,8 +605,8 @@ static void test_model(void)
 	for (int m = 0; m < 2; m++) {
 		tb_init(&s);
 		flow_start(&s, 0, m);
-		sim_run(&s, 2000000, NULL);
-		sim_run(&s, 8000000, &st);
+		sim_run(&s, 1000000, NULL);
+		sim_run(&s, 4000000, &st);
 		show(m ? "MNSCC single" : "NSCC single", &st);
 		tap_begin("%s one flow: util >= 0.95, queue near target, CE fraction low",
 			  m ? "MNSCC" : "NSCC");
@@ -628,7 +628,7 @@ static void test_model(void)
 			flow_start(&s, i, m);
 		sim_run(&s, 3000000, &st0);
 		show(m ? "MNSCC incast start" : "NSCC incast start", &st0);
-		sim_run(&s, 10000000, &st);
+		sim_run(&s, 5000000, &st);
 		show(m ? "MNSCC incast" : "NSCC incast", &st);
 		/*
 		 * 8 flows each get 1/8 of the link, which over a QA window
@@ -655,7 +655,7 @@ static void test_model(void)
 			flow_start(&s, i, m);
 		sim_run(&s, 1000000, &st0);
 		show(m ? "MNSCC 32-incast start" : "NSCC 32-incast start", &st0);
-		sim_run(&s, 5000000, &st);
+		sim_run(&s, 3000000, &st);
 		show(m ? "MNSCC 32-incast" : "NSCC 32-incast", &st);
 		tap_begin("%s 32-to-1 incast at maxwnd: QA >= 1 per flow, queue drained, no loss",
 			  m ? "MNSCC" : "NSCC");
@@ -676,8 +676,8 @@ static void test_model(void)
 		s.k = 0;
 		for (int i = 0; i < 8; i++)
 			flow_start(&s, i, m);
-		sim_run(&s, 3000000, NULL);
-		sim_run(&s, 10000000, &st);
+		sim_run(&s, 2000000, NULL);
+		sim_run(&s, 5000000, &st);
 		show(m ? "MNSCC no marking" : "NSCC no marking", &st);
 		tap_begin("%s 8 flows, path never marks: delay alone holds the queue <= 3 target",
 			  m ? "MNSCC" : "NSCC");
@@ -694,8 +694,8 @@ static void test_model(void)
 		s.ecn = false;
 		for (int i = 0; i < 8; i++)
 			flow_start(&s, i, m);
-		sim_run(&s, 3000000, NULL);
-		sim_run(&s, 10000000, &st);
+		sim_run(&s, 2000000, NULL);
+		sim_run(&s, 5000000, &st);
 		show(m ? "MNSCC no ECN" : "NSCC no ECN", &st);
 		tap_begin("%s 8 flows, ECN not negotiated: delay alone holds the queue <= 2 target",
 			  m ? "MNSCC" : "NSCC");
@@ -708,11 +708,11 @@ static void test_model(void)
 
 	/* spraying over 4 paths, one congested (+extra one-way delay) */
 	{
-		static const u32 extra[] = { 10000, 20000, 30000, 60000 };
-		double ratio[4];
+		static const u32 extra[] = { 10000, 20000, 30000 };
+		double ratio[3];
 
 		tap_begin("spraying, 1 of 4 paths congested: MNSCC goodput >= NSCC's");
-		for (int e = 0; e < 4; e++) {
+		for (int e = 0; e < 3; e++) {
 			double g[2];
 
 			for (int m = 0; m < 2; m++) {
@@ -721,8 +721,8 @@ static void test_model(void)
 				s.ncong = 1;
 				s.extra_us = extra[e];
 				flow_start(&s, 0, m);
-				sim_run(&s, 2000000, NULL);
-				sim_run(&s, 8000000, &st);
+				sim_run(&s, 1000000, NULL);
+				sim_run(&s, 5000000, &st);
 				g[m] = st.util;
 				tap_diag("extra %u us %s: util %.3f queue %.0f us md %u",
 					 extra[e], m ? "MNSCC" : "NSCC", st.util, st.q_us, st.md);
@@ -732,8 +732,7 @@ static void test_model(void)
 			CHECK(g[1] >= g[0] * 0.98, "extra %u us: MNSCC %.3f NSCC %.3f",
 			      extra[e], g[1], g[0]);
 		}
-		tap_diag("MNSCC/NSCC goodput ratios: %.3f %.3f %.3f %.3f", ratio[0], ratio[1],
-			 ratio[2], ratio[3]);
+		tap_diag("MNSCC/NSCC goodput ratios: %.3f %.3f %.3f", ratio[0], ratio[1], ratio[2]);
 		tap_end();
 	}
 }
