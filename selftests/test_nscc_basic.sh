@@ -123,6 +123,9 @@ done
 # negotiated, both ends run the CC with ECN enabled
 ok=1
 old_cc=$(sysctl -n net.ipv4.tcp_congestion_control)
+# a namespace's default CC holds a module reference: give it back, or
+# the module cannot be unloaded (test 11)
+dcc_on_exit "sysctl -qw net.ipv4.tcp_congestion_control=$old_cc"
 for cc in nscc mnscc; do
 	sysctl -qw net.ipv4.tcp_congestion_control=$cc
 	# a fresh server: its listener takes the default CC (ECN accepted from
@@ -142,6 +145,7 @@ for cc in nscc mnscc; do
 	fi
 done
 ktap_test_result "sysctl: default CC nscc, then mnscc: used by plain sockets, ECN negotiated at both ends (tcp_ecn=2)" [ $ok = 1 ]
+sysctl -qw net.ipv4.tcp_congestion_control="$old_cc"
 
 # 8. the -C flows above: ECN not negotiated, yet they ran at the asked
 # rate on delay alone, and ss shows dctcp:fallback_mode for them
