@@ -37,6 +37,13 @@
 #                             prints the offending lines as diagnostics
 # Cleanup
 #   dcc_on_exit CMD...        run CMD at exit (LIFO); one EXIT trap for all
+# Module parameters (/sys/module/MOD/parameters/PARAM)
+#   param_write_refused MOD PARAM VALUE   0 if the write fails and the value
+#                             stays (logs what went wrong otherwise)
+#   ktap_params_refused MOD "PARAM VALUE"...   one result: every write refused
+#   ktap_load_refused MOD ARG one result: reloading MOD with ARG (an
+#                             out-of-range PARAM=VALUE) fails; MOD is loaded
+#                             clean afterwards either way
 #
 # Also sets DCC_SELFTESTS_DIR (this directory) and DCC_TEST_NAME.
 # Environment: DCC_OUT (results dir, default /tmp/dcc-out), DCC_VERBOSE,
@@ -210,4 +217,35 @@ dcc_on_exit() {
 	trap _dcc_run_exit EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
+}
+
+# ---- module parameters --------------------------------------------------
+
+param_write_refused() { # MOD PARAM VALUE
+	local p=/sys/module/$1/parameters/$2 old
+	old=$(cat "$p")
+	if echo "$3" >"$p" 2>/dev/null; then
+		log_info "$1 $2=$3 was accepted"
+		return 1
+	fi
+	[[ $(cat "$p") == "$old" ]] || { log_info "$1 $2 changed $old -> $(cat "$p")"; return 1; }
+}
+
+ktap_params_refused() { # MOD "PARAM VALUE"...
+	local mod=$1 bad all=1
+	shift
+	for bad in "$@"; do
+		# shellcheck disable=SC2086 # (PARAM VALUE: two words)
+		param_write_refused "$mod" $bad || all=0
+	done
+	ktap_test_result "$# out-of-range/garbage $mod parameter writes refused, values unchanged" [ $all = 1 ]
+}
+
+ktap_load_refused() { # MOD PARAM=VALUE
+	if modprobe -r "$1" && ! modprobe "$1" "$2" 2>/dev/null && modprobe "$1"; then
+		ktap_test_pass "modprobe $1 $2 (out of range) fails"
+	else
+		ktap_test_fail "modprobe $1 $2 (out of range) fails"
+		modprobe "$1" 2>/dev/null
+	fi
 }
