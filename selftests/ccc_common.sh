@@ -54,15 +54,9 @@ ccc_regions() { # TRACEFILE
 		      for (i = 0; i < 6; i++) printf "%s=%.0f%% ", nm[i + 1], t ? 100 * n[i] / t : 0 }'
 }
 
-# Known gaps (issue 8): a check that fails reports "# TODO issue 8:
-# REASON" instead of failing the run; a pass is a pass.  Thresholds are
-# the issue's, unchanged.
-ccc_known_gap() { # DESC REASON CMD...
-	local desc=$1 why=$2
-	shift 2
-	if "$@"; then
-		ktap_test_pass "$desc"
-	else
-		ktap_test_xfail "$desc" "issue 8: $why"
-	fi
-}
+# Issue 8's known gap, checked with ktap_known_gap 8 (lib.sh): fairness.
+# CCC's analytical and probing steps in A are multiplicative, so they keep
+# the flows' rate ratio, and the Irr gate acts only on dips below q_B; a
+# join converged in 159-309 RTTs in the helper's runs but diverged (newcomer
+# 80, incumbent 15 Mbit/s) in the merged suite's run, and the 8-flow incast
+# gave Jain 0.91, 0.998 and 0.33.  Thresholds are the issue's, unchanged.

@@ -33,7 +33,7 @@ if [[ $(net_get drops) == 0 ]]; then
 else
 	ktap_test_fail "$(net_get drops) bottleneck drops (want 0)"
 fi
-oscar_known_gap "no retransmissions after t=1 s: $retr_ss ($retr in the whole run)" \
+ktap_known_gap 3 "no retransmissions after t=1 s: $retr_ss ($retr in the whole run)" \
 	"spurious retransmissions with zero drops in the incast" [ "$retr_ss" = 0 ]
 if fge "$util" 90; then
 	ktap_test_pass "utilisation $util% (>= 90%)"

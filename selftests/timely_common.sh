@@ -65,15 +65,6 @@ timely_report() { # PREFIX
 
 # Known gaps of issue 5: a failing check reports "# TODO issue 5: REASON"
 # instead of failing the run; a pass is a pass.  Thresholds unchanged.
-timely_known_gap() { # DESC REASON CMD...
-	local desc=$1 why=$2
-	shift 2
-	if "$@"; then
-		ktap_test_pass "$desc"
-	else
-		ktap_test_xfail "$desc" "issue 5: $why"
-	fi
-}
 
 # queue statistics of a run's window from queue.csv (packets):
 # "mean std p1 p99 empty_frac"; oscillation range = p99 - p1 (spec G10)
