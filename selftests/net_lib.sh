@@ -42,8 +42,11 @@
 #                  marking; keeps the average rate even when timers fire late)
 #     leaf:  pfifo limit P            (--limit-pkts, the default)
 #            bfifo limit B            (--limit-bytes)
-#            red ... ecn              (--ecn-k-bytes K): CE-marks ECT packets
-#              (drops non-ECT ones) when the queue exceeds K bytes: min=K,
+#            red ... ecn nodrop       (--ecn-k-bytes K): CE-marks ECT packets
+#              when the queue exceeds K bytes and queues non-ECT ones (SYNs,
+#              handshake ACKs) up to the hard limit instead of early-dropping
+#              them (RED's default with ecn; a dropped SYN in an incast costs
+#              that flow a 1 s RTO and skews the run): min=K,
 #              max=K+1, probability 1, burst=ceil(K/avpkt) (EWMA weight 1/2, i.e.
 #              close to the instantaneous queue); hard limit = the queue limit.
 #   All path veths: TSO/GSO/GRO off (MTU-sized packets, so packet limits are
@@ -403,7 +406,7 @@ net_setup() {
 	if [[ -n $lby ]]; then limb=$lby; else limb=$((lpk * NET_MTU_WIRE)); fi
 	if [[ -n $k ]]; then
 		((limb <= k + NET_MTU_WIRE)) && limb=$((k + 2 * NET_MTU_WIRE))
-		leaf="red limit $limb min $k max $((k + 1)) avpkt $NET_MTU_WIRE burst $(((k + NET_MTU_WIRE - 1) / NET_MTU_WIRE)) probability 1.0 bandwidth ${rate}mbit ecn"
+		leaf="red limit $limb min $k max $((k + 1)) avpkt $NET_MTU_WIRE burst $(((k + NET_MTU_WIRE - 1) / NET_MTU_WIRE)) probability 1.0 bandwidth ${rate}mbit ecn nodrop"
 	elif [[ -n $lby ]]; then
 		leaf="bfifo limit $lby"
 	else
