@@ -3,12 +3,13 @@
 /*
  * OSCAR's per-ACK math for the userspace benchmark (bench.h): every ACK adds
  * one sample to the BLS estimator (dcc_bls_add, as oscar_cong_control does);
- * when a batch closes, the control law runs (oscar_law_step) and the new
- * rate and window are derived (oscar_rate, oscar_cwnd_bytes), as
- * oscar_on_batch does.  The load: one flow at 100 Mbit/s (one 1448-byte
- * packet every 116 us), 10 ms base RTT, a queue that builds and drains over
- * 40 ms plus +-200 us of timestamp noise, so batches close every tau =
- * RTT_base/2 and the law visits its branches.
+ * when a batch closes, the control law runs (oscar_law_step), as
+ * oscar_on_batch does; and on every ACK the rate and window are derived
+ * from u (oscar_rate, oscar_cwnd_bytes), as oscar_apply does.  The load:
+ * one flow at 100 Mbit/s (one 1448-byte packet every 116 us), 10 ms base
+ * RTT, a queue that builds and drains over 40 ms plus +-200 us of
+ * timestamp noise, so batches close every tau = RTT_base/2 and the law
+ * visits its branches.
  */
 #include "bench.h"
 #include <dcc/oscar.h>
@@ -54,10 +55,10 @@ void __attribute__((noinline)) bench_ack(uint32_t i)
 	struct dcc_bls_out out;
 	struct oscar_decision d;
 
-	if (!dcc_bls_add(&bls, &cfg, &s, &out))
-		return;
-	oscar_law_step(&law, &out, u, false, &d);
-	u = d.u;
+	if (dcc_bls_add(&bls, &cfg, &s, &out)) {
+		oscar_law_step(&law, &out, u, false, &d);
+		u = d.u;
+	}
 	rate_sum += oscar_rate(&law, u);
 	cwnd_sum += oscar_cwnd_bytes(&law, u);
 }
