@@ -24,6 +24,20 @@
 #   sender i (ingress qdisc + matchall mirred).  Default fwd = rtt/2;
 #   --fwd-ms 0 puts it all on the ACK path (no ifb).  No netem when rtt is 0.
 #
+#   Non-ECN path (--strip-ecn-syn), as a middlebox or peer that does not do
+#   ECN: the router's ingress from each sender (ingress qdisc on s<i>, added
+#   if the delays did not need one) gets, ahead of the forward-delay
+#   matchall (which then moves to prio 2), a u32 filter at prio 1 on IPv4
+#   TCP SYNs without IP options (ihl 5, SYN bit at byte 33):
+#   pedit clears ECE and CWR (byte 33, 0xc0), csum tcp recomputes the TCP
+#   checksum, and "continue" hands the SYN on to the matchall.  The receiver
+#   then sees a non-ECN SYN and answers without ECE, so ECN is not
+#   negotiated whatever tcp_ecn says on either end or whichever CC (one with
+#   TCP_CONG_NEEDS_ECN requests ECN in its SYN and, on a listener, accepts
+#   it regardless of tcp_ecn).  Only the handshake is touched: data packets
+#   keep the ECT codepoint their sender sets (a NEEDS_ECN CC keeps ECT on
+#   without negotiation, as dctcp does).  Needs act_pedit, act_csum, cls_u32.
+#
 #   Spraying (--paths P > 1), after [M]'s model (spec swift.md/nscc.md §6):
 #   the forward netem on ifb f<i> becomes a prio qdisc with P bands, each a
 #   netem "path" (fwd delay, plus --congested-ms on the first K bands), and
@@ -70,6 +84,9 @@
 #   --ecn-k-bytes K    RED CE marking above K bytes; implies --ecn
 #                                                                [NET_ECN_K_BYTES]
 #   --ecn              tcp_ecn=1 in senders and receiver         [NET_ECN=0]
+#   --strip-ecn-syn    clear ECE/CWR in the senders' SYNs on the router, so
+#                      ECN is never negotiated (see "Non-ECN path")
+#                                                                [NET_STRIP_ECN_SYN=0]
 #   --shaper S         htb | tbf | netem                         [NET_SHAPER=htb]
 #   --burst-bytes B    htb/tbf burst (default max(2*1514, 1 ms at the rate))
 #                                                                [NET_BURST_BYTES]
@@ -253,6 +270,7 @@ net_setup() {
 	local burst=${NET_BURST_BYTES:-} offl=${NET_OFFLOADS:-0}
 	local period=${NET_PERIOD_MS:-100} dir=${NET_DIR:-}
 	local paths=${NET_PATHS:-1} ncong=${NET_CONGESTED:-0} cong_ms=${NET_CONGESTED_MS:-}
+	local strip=${NET_STRIP_ECN_SYN:-0}
 	while (($#)); do
 		case $1 in
 		--senders) senders=$2; shift ;;
@@ -263,6 +281,7 @@ net_setup() {
 		--limit-bytes) lby=$2; lpk=; shift ;;
 		--ecn-k-bytes) k=$2; ecn=1; shift ;;
 		--ecn) ecn=1 ;;
+		--strip-ecn-syn) strip=1 ;;
 		--shaper) shaper=$2; shift ;;
 		--burst-bytes) burst=$2; shift ;;
 		--offloads) offl=1 ;;
@@ -279,6 +298,7 @@ net_setup() {
 	((senders >= 1 && senders <= 64)) || { _net_die "--senders must be 1..64"; return 1; }
 	[[ $shaper == htb || $shaper == tbf || $shaper == netem ]] || { _net_die "--shaper htb|tbf|netem"; return 1; }
 	[[ $shaper == netem && -n $k ]] && { _net_die "--shaper netem cannot CE-mark (--ecn-k-bytes): use htb"; return 1; }
+	[[ $strip == [01] ]] || { _net_die "NET_STRIP_ECN_SYN must be 0 or 1"; return 1; }
 	[[ $paths =~ ^[1-8]$ ]] || { _net_die "--paths must be 1..8"; return 1; }
 	[[ $ncong =~ ^[0-9]$ ]] && ((ncong <= paths)) || { _net_die "--congested must be 0..--paths"; return 1; }
 	[[ -n $NET_PFX ]] && net_cleanup
@@ -308,6 +328,7 @@ net_setup() {
 	NET_PERIOD_MS=$period NET_LIMIT_PKTS=$lpk NET_LIMIT_BYTES=$lby NET_BURST_BYTES=$burst
 	[[ -n $cong_ms ]] || cong_ms=${L[4]}
 	NET_PATHS=$paths NET_CONGESTED=$ncong NET_CONGESTED_MS=$cong_ms
+	NET_STRIP_ECN_SYN=$strip
 
 	NET_PFX="dcc$$$((RANDOM % 1000))-"
 	NET_NS_R=${NET_PFX}r
@@ -328,6 +349,7 @@ net_setup() {
 	modprobe -a -q veth sch_htb sch_tbf sch_red sch_netem sch_ingress act_mirred \
 		cls_matchall tcp_diag inet_diag 2>/dev/null
 	((paths > 1)) && modprobe -a -q sch_prio cls_basic em_meta 2>/dev/null
+	((strip)) && modprobe -a -q act_pedit act_csum cls_u32 2>/dev/null
 	if ((need_ifb)) && [[ ! -d /sys/module/ifb ]]; then
 		modprobe -q ifb numifbs=0 2>/dev/null
 	fi
@@ -388,19 +410,24 @@ net_setup() {
 	done
 
 	# qdiscs: delays (never on d0) and the bottleneck on d0, one tc batch
-	local tcb=() f v
+	local tcb=() f v mirror mprio=1
+	# --strip-ecn-syn: the SYN filter takes prio 1, the forward-delay
+	# matchall prio 2 (unchanged at prio 1 otherwise)
+	((strip)) && mprio=2
 	for ((i = 0; i < senders; i++)); do
 		f=${NET_FWD_LIST[i]} v=${NET_REV_LIST[i]}
+		mirror=0
 		[[ $v != 0 ]] && tcb+=("qdisc add dev s$i root handle 1: netem delay ${v}ms limit 100000")
 		if ((paths > 1)); then
 			_net_spray_tc "f$i" "$f" "$paths" "$ncong" "$cong_ms"
-			tcb+=("qdisc add dev s$i handle ffff: ingress"
-				"filter add dev s$i parent ffff: protocol all prio 1 matchall action mirred egress redirect dev f$i")
+			mirror=1
 		elif [[ $f != 0 ]]; then
-			tcb+=("qdisc add dev f$i root handle 1: netem delay ${f}ms limit 100000"
-				"qdisc add dev s$i handle ffff: ingress"
-				"filter add dev s$i parent ffff: protocol all prio 1 matchall action mirred egress redirect dev f$i")
+			tcb+=("qdisc add dev f$i root handle 1: netem delay ${f}ms limit 100000")
+			mirror=1
 		fi
+		((mirror || strip)) && tcb+=("qdisc add dev s$i handle ffff: ingress")
+		((strip)) && tcb+=("filter add dev s$i parent ffff: protocol ip prio 1 u32 match u8 0x45 0xff at 0 match ip protocol 6 0xff match u8 0x02 0x02 at 33 action pedit munge offset 33 u8 set 0 retain 0xc0 pipe action csum tcp continue")
+		((mirror)) && tcb+=("filter add dev s$i parent ffff: protocol all prio $mprio matchall action mirred egress redirect dev f$i")
 	done
 	local leaf limb
 	if [[ -n $lby ]]; then limb=$lby; else limb=$((lpk * NET_MTU_WIRE)); fi
@@ -437,7 +464,7 @@ net_setup() {
 	fi
 	local spray=
 	((paths > 1)) && spray="; spraying over $paths paths, $ncong congested (+$cong_ms ms)"
-	log_info "net: $senders sender(s) -> router -> receiver; bottleneck $shaper $rate Mbit/s (burst $burst B), queue: $leaf; rtt $rtt ms (fwd ${NET_FWD_LIST[*]} ms)$spray; ecn=$ecn; offloads=$([[ $offl == 1 ]] && echo on || echo off); dir $NET_DIR"
+	log_info "net: $senders sender(s) -> router -> receiver; bottleneck $shaper $rate Mbit/s (burst $burst B), queue: $leaf; rtt $rtt ms (fwd ${NET_FWD_LIST[*]} ms)$spray; ecn=$ecn$( ((strip)) && echo " (router strips ECE/CWR from SYNs: ECN never negotiated)"); offloads=$([[ $offl == 1 ]] && echo on || echo off); dir $NET_DIR"
 	return 0
 }
 
@@ -557,6 +584,7 @@ net_new_run() {
 		echo "limit_bytes=$NET_LIMIT_BYTES"
 		echo "ecn=$NET_ECN"
 		echo "ecn_k_bytes=$NET_ECN_K_BYTES"
+		echo "strip_ecn_syn=$NET_STRIP_ECN_SYN"
 		echo "shaper=$NET_SHAPER"
 		echo "burst_bytes=$NET_BURST_BYTES"
 		echo "leaf=$NET_LEAF"
