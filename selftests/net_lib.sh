@@ -87,6 +87,11 @@
 #   --strip-ecn-syn    clear ECE/CWR in the senders' SYNs on the router, so
 #                      ECN is never negotiated (see "Non-ECN path")
 #                                                                [NET_STRIP_ECN_SYN=0]
+#   --reorder-tol N    senders tolerate N packets of reordering: RACK off
+#                      (tcp_recovery=0) and dupthresh tcp_reordering=N, as a
+#                      sprayed fabric's transport would (SLEEK's cwnd-sized
+#                      tolerance); 0 keeps Linux's defaults (RACK, reo_wnd
+#                      <= srtt)                                   [NET_REORDER_TOL=0]
 #   --shaper S         htb | tbf | netem                         [NET_SHAPER=htb]
 #   --burst-bytes B    htb/tbf burst (default max(2*1514, 1 ms at the rate))
 #                                                                [NET_BURST_BYTES]
@@ -270,7 +275,7 @@ net_setup() {
 	local burst=${NET_BURST_BYTES:-} offl=${NET_OFFLOADS:-0}
 	local period=${NET_PERIOD_MS:-100} dir=${NET_DIR:-}
 	local paths=${NET_PATHS:-1} ncong=${NET_CONGESTED:-0} cong_ms=${NET_CONGESTED_MS:-}
-	local strip=${NET_STRIP_ECN_SYN:-0}
+	local strip=${NET_STRIP_ECN_SYN:-0} reord=${NET_REORDER_TOL:-0}
 	while (($#)); do
 		case $1 in
 		--senders) senders=$2; shift ;;
@@ -282,6 +287,7 @@ net_setup() {
 		--ecn-k-bytes) k=$2; ecn=1; shift ;;
 		--ecn) ecn=1 ;;
 		--strip-ecn-syn) strip=1 ;;
+		--reorder-tol) reord=$2; shift ;;
 		--shaper) shaper=$2; shift ;;
 		--burst-bytes) burst=$2; shift ;;
 		--offloads) offl=1 ;;
@@ -299,6 +305,7 @@ net_setup() {
 	[[ $shaper == htb || $shaper == tbf || $shaper == netem ]] || { _net_die "--shaper htb|tbf|netem"; return 1; }
 	[[ $shaper == netem && -n $k ]] && { _net_die "--shaper netem cannot CE-mark (--ecn-k-bytes): use htb"; return 1; }
 	[[ $strip == [01] ]] || { _net_die "NET_STRIP_ECN_SYN must be 0 or 1"; return 1; }
+	[[ $reord =~ ^[0-9]+$ ]] && ((reord <= 300)) || { _net_die "--reorder-tol must be 0..300 (tcp_max_reordering)"; return 1; }
 	[[ $paths =~ ^[1-8]$ ]] || { _net_die "--paths must be 1..8"; return 1; }
 	[[ $ncong =~ ^[0-9]$ ]] && ((ncong <= paths)) || { _net_die "--congested must be 0..--paths"; return 1; }
 	[[ -n $NET_PFX ]] && net_cleanup
@@ -328,7 +335,7 @@ net_setup() {
 	NET_PERIOD_MS=$period NET_LIMIT_PKTS=$lpk NET_LIMIT_BYTES=$lby NET_BURST_BYTES=$burst
 	[[ -n $cong_ms ]] || cong_ms=${L[4]}
 	NET_PATHS=$paths NET_CONGESTED=$ncong NET_CONGESTED_MS=$cong_ms
-	NET_STRIP_ECN_SYN=$strip
+	NET_STRIP_ECN_SYN=$strip NET_REORDER_TOL=$reord
 
 	NET_PFX="dcc$$$((RANDOM % 1000))-"
 	NET_NS_R=${NET_PFX}r
@@ -407,6 +414,11 @@ net_setup() {
 		batch="link set lo up"$'\n'"addr add 10.1.$i.2/24 dev eth0"$'\n'"link set eth0 up"$'\n'"route add default via 10.1.$i.1"
 		ip netns exec "${NET_NS_S[i]}" bash -c "$cfg" _ "$batch" 0 "$ecnv" "$offl" "$rps_e" eth0 ||
 			{ _net_die "sender $i setup failed"; return 1; }
+		if ((reord)); then
+			ip netns exec "${NET_NS_S[i]}" sysctl -qw net.ipv4.tcp_recovery=0 \
+				net.ipv4.tcp_reordering="$reord" ||
+				{ _net_die "sender $i: reordering sysctls failed"; return 1; }
+		fi
 	done
 
 	# qdiscs: delays (never on d0) and the bottleneck on d0, one tc batch
@@ -585,6 +597,7 @@ net_new_run() {
 		echo "ecn=$NET_ECN"
 		echo "ecn_k_bytes=$NET_ECN_K_BYTES"
 		echo "strip_ecn_syn=$NET_STRIP_ECN_SYN"
+		echo "reorder_tol=$NET_REORDER_TOL"
 		echo "shaper=$NET_SHAPER"
 		echo "burst_bytes=$NET_BURST_BYTES"
 		echo "leaf=$NET_LEAF"

@@ -12,15 +12,25 @@
 # median) needs 3 of 4 slow samples.  Packet model (test_nscc_law): NSCC
 # 0.36, MNSCC 0.97 of the link at +20 ms.  Checks: both ran; MNSCC goodput
 # >= NSCC's (2% tolerance for run-to-run noise), ratio recorded; MNSCC
-# >= 70% of the link.  Linux defaults for reordering (tcp_reordering 3,
-# RACK with adaptive reo_wnd), reported with the retransmissions.
+# >= 70% of the link.
+#
+# The senders tolerate 300 packets of reordering (net_setup --reorder-tol:
+# RACK off, dupthresh 300), as the spec (nscc.md 6, "Reordering") asks of
+# spray tests and as a sprayed fabric's transport does (UE's SLEEK
+# tolerates ~1.5 cwnd).  A packet of the slow path arrives 20 ms x 8.3
+# packets/ms = ~166 packets late.  Linux's default RACK caps its reorder
+# window at srtt (~17 ms here), so it declares each such packet lost:
+# measured 4405 (nscc) and 11015 (mnscc) spurious retransmissions, each a
+# NACK to NSCC (cwnd -= lost bytes, QA trigger), MNSCC at 52% of the link.
+# With the tolerance: 0-1 retransmissions, NSCC 39.9%, MNSCC 92.0% (model:
+# 34.8% / 96.7%), i.e. what is left is the control law's doing.
 source "$(dirname "$0")/nscc_common.sh"
 nscc_require
 ktap_set_plan 5
 
 DUR=10 EXTRA=20
 net_setup --rate-mbit "$NS_RATE" --rtt-ms "$NS_RTT" --ecn-k-bytes "$NS_K" --limit-pkts 300 \
-	--paths 4 --congested 1 --congested-ms $EXTRA
+	--paths 4 --congested 1 --congested-ms $EXTRA --reorder-tol 300
 net_quickack
 log_info "sender: tcp_reordering=$(ip netns exec "${NET_NS_S[0]}" sysctl -n net.ipv4.tcp_reordering) tcp_recovery=$(ip netns exec "${NET_NS_S[0]}" sysctl -n net.ipv4.tcp_recovery)"
 declare -A U R
@@ -39,12 +49,6 @@ ratio=$(awk -v m="${U[mnscc]}" -v n="${U[nscc]}" 'BEGIN { if (n > 0) printf "%.3
 dcc_result spray_goodput_ratio_mnscc_nscc "$ratio"
 ktap_test_result "1 of 4 paths +$EXTRA ms: MNSCC goodput ${U[mnscc]}% >= NSCC's ${U[nscc]}% (ratio $ratio, 2% tolerance)" \
 	fge "${U[mnscc]}" "$(fcalc "0.98 * ${U[nscc]}")"
-# The model's 97% assumes no reordering cost; in Linux each late packet of
-# the slow path looks lost to RACK (reo_wnd starts at min_rtt / 4 = 2.5 ms
-# < 20 ms): thousands of spurious retransmissions, each a NACK to NSCC
-# (cwnd -= lost bytes, QA trigger).  Measured 45.6% (NSCC 23.1%).
-ktap_known_gap 7 "MNSCC keeps ${U[mnscc]}% of the link (>= 70%)" \
-	"spurious loss recovery under 20 ms of reordering (RACK, NACK mapping) caps MNSCC" \
-	fge "${U[mnscc]}" 70
+ktap_test_result "MNSCC keeps ${U[mnscc]}% of the link (>= 70%)" fge "${U[mnscc]}" 70
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
