@@ -18,6 +18,7 @@
 #                       is refused (each refusal is printed on stderr).
 #   dcc_testbed_restore MOD   write the module defaults of the listed
 #                       parameters back (reverse order)
+#   dcc_testbed_dump RATE_MBIT RTT_MS MOD...   every parameter read back, TSV
 # DCC_TESTBED_SYSFS replaces /sys/module (tools/bench-selftest's fake tree).
 #
 # T_low < T_high is enforced by tcp_timely/_p/sqcc on every write against the
@@ -152,4 +153,25 @@ dcc_testbed_restore() { # MOD
 	# any rate/RTT: only the parameter names and defaults are used
 	l=$(dcc_testbed_list "$1" 100 10) || return
 	_dcc_tb_write "$1" "$(awk '{ a[NR] = $1 " " $3 } END { for (i = NR; i; i--) print a[i] }' <<<"$l")"
+}
+
+# dcc_testbed_dump RATE_MBIT RTT_MS MOD...: every parameter of each loaded
+# module as read back from /sys/module/tcp_MOD/parameters, TSV with a header
+# "module param value testbed" (testbed 1: set by dcc_testbed_params)
+dcc_testbed_dump() { # RATE_MBIT RTT_MS MOD...
+	local r=$1 t=$2 m f n l d
+	shift 2
+	printf 'module\tparam\tvalue\ttestbed\n'
+	for m in "$@"; do
+		m=${m#tcp_}
+		d=${DCC_TESTBED_SYSFS:-/sys/module}/tcp_$m/parameters
+		[[ -d $d ]] || continue
+		l=" $(dcc_testbed_list "$m" "$r" "$t" 2>/dev/null | awk '{ printf "%s ", $1 }') "
+		for f in "$d"/*; do
+			[[ -r $f ]] || continue
+			n=${f##*/}
+			printf 'tcp_%s\t%s\t%s\t%d\n' "$m" "$n" "$(cat "$f" 2>/dev/null)" \
+				"$([[ $l == *" $n "* ]] && echo 1 || echo 0)"
+		done
+	done
 }

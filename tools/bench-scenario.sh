@@ -278,18 +278,26 @@ cpu_start() {
 	: >"$out/cpu/hooks.tsv"
 	command -v bpftrace >/dev/null || { progress "cpu: no bpftrace in the guest (vmtest --bpftrace)"; failed=1; return 1; }
 	local -A seen=()
-	local fn=(tcp_rack_advance) all=() have
+	local fn=(tcp_rack_advance) all=()
 	for f in $cpu_hooks; do all+=(${f#*=}); done
 	all=(${all[*]//,/ })
-	# which of the hook functions the kernel has (one grep over kallsyms)
-	have=" $(grep -oE " ($(IFS='|'; echo "${all[*]}"))(\s|$)" /proc/kallsyms | tr -d ' \t' | tr '\n' ' ') "
+	# which of the hook functions the kernel has, and how often (one grep
+	# over kallsyms): a name defined twice (the same static function in two
+	# modules) makes a kprobe by name ambiguous and bpftrace refuse the
+	# whole script
+	local -A nsym=()
+	for f in $(grep -oE " ($(IFS='|'; echo "${all[*]}"))(\s|$)" /proc/kallsyms | tr -d ' \t'); do
+		nsym[$f]=$((${nsym[$f]:-0} + 1))
+	done
 	for c in "${avail[@]}"; do
 		hooks=''
 		for f in $cpu_hooks; do [[ ${f%%=*} == "$c" ]] && hooks=${f#*=}; done
 		[[ -n $hooks ]] || { progress "cpu $c: no hooks known, skipped"; continue; }
 		for f in ${hooks//,/ }; do
-			[[ $have == *" $f "* ]] ||
+			[[ -n ${nsym[$f]:-} ]] ||
 				{ progress "cpu $c: $f not in kallsyms, skipped"; hooks=''; break; }
+			((nsym[$f] == 1)) ||
+				{ progress "cpu $c: $f defined ${nsym[$f]} times in kallsyms (ambiguous probe), skipped"; hooks=''; break; }
 		done
 		[[ -n $hooks ]] || continue
 		printf '%s\t%s\n' "$c" "$hooks" >>"$out/cpu/hooks.tsv"
