@@ -66,7 +66,7 @@ dcc_testbed_list() { # MOD RATE_MBIT RTT_MS
 		echo "t_high_us $((10 * q)) 500"
 		echo "t_low_us $q 50"
 		echo "delta_kbps $((2 * r)) 10000"
-		[[ $m == timely_p ]] && echo "rtt_ref_us $q 50"
+		if [[ $m == timely_p ]]; then echo "rtt_ref_us $q 50"; fi
 		;;
 	swift)
 		q=$((300 * t))
@@ -90,6 +90,7 @@ dcc_testbed_list() { # MOD RATE_MBIT RTT_MS
 		return 2
 		;;
 	esac
+	return 0
 }
 
 dcc_testbed_value() { # MOD RATE_MBIT RTT_MS PARAM
