@@ -10,7 +10,8 @@
 #   --ccs "A B ..."    congestion controls (default: "cubic bbr dctcp")
 #   --duration S       seconds per run (steady, incast, rttfair, ecn, spray;
 #                      default 10)
-#   --phase S          join/leave: seconds per phase (default 3)
+#   --phase S          join/leave: seconds per phase (default 5 = 500 RTTs
+#                      at 10 ms; tools/bench: 5 quick, 10 full)
 #   --incast "N.."     incast fan-in degrees (default "4 16 64")
 #   --paths P          spraying: paths (default 4); cases K = 0..P/2 congested
 #   --cpu-hooks SPEC   cpu: per CC, the functions to time, "cc=f1,f2 cc2=..."
@@ -60,7 +61,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../selftests/net_lib.sh
 source "$root/selftests/net_lib.sh"
 
-scenarios=steady ccs="cubic bbr dctcp" dur=10 phase=3 incast="4 16 64" paths=4
+scenarios=steady ccs="cubic bbr dctcp" dur=10 phase=5 incast="4 16 64" paths=4
 cpu_hooks='' ecn_ccs=dctcp reps=1 rate=100 rtt=10 limit='' dk=30000 out='' quickack=1
 while (($#)); do
 	case $1 in
