@@ -35,7 +35,11 @@
 #   timely  T_low0 = 64 KB / C = 5.2 ms at 100 Mbit/s, taken as 500000/R us
 #   _p      (5 ms), T_high = 10 T_low0, delta0 = C/500 = 2R kbit/s,
 #   sqcc    RTT_ref = T_low (timely_p), D_minRTT and base RTT auto
-#           (selftests/timely_common.sh explains the operating point)
+#           (selftests/timely_common.sh explains the operating point);
+#           new sockets start at the link rate (init_rate_kbps = C, as
+#           OSCAR and CCC do): from the initial window, delta = C/500 per
+#           ~RTT takes ~4 s to reach C, longer than a 5 s run's warm-up.
+#           Multi-flow tests set their own start rate (timely_init_rate).
 #   swift   queueing allowance Q = 0.3 T (3 ms), absolute target
 #           (target_mode 1) = T + Q (the tests replace it by the idle RTT
 #           they measure + Q), flow-scaling range 5 Q, fs down to 0 at
@@ -67,6 +71,7 @@ dcc_testbed_list() { # MOD RATE_MBIT RTT_MS
 		echo "t_low_us $q 50"
 		echo "delta_kbps $((2 * r)) 10000"
 		if [[ $m == timely_p ]]; then echo "rtt_ref_us $q 50"; fi
+		echo "init_rate_kbps $((1000 * r)) 0"
 		;;
 	swift)
 		q=$((300 * t))
