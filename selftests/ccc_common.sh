@@ -8,14 +8,16 @@
 # and q_B must sit well above it (spec ccc.md 5); 5 ms is 42 packets.  R_l
 # = the bottleneck rate (the paper's many-to-one: host link = bottleneck),
 # RTT_min = tcp_min_rtt(), under-utilisation margin 5% RTT_min = 0.5 ms,
-# gamma 0.2: the paper's values.
+# gamma 0.2: the paper's values.  The values come from testbed_params.sh
+# (shared with tools/bench); CCC_QB_US overrides q_B.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/net_lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/flow_metrics.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/testbed_params.sh"
 
 CCC_RATE=${CCC_RATE_MBIT:-100}
 CCC_RTT=${CCC_RTT_MS:-10}
-CCC_QB_US=${CCC_QB_US:-5000}
+CCC_QB_US=${CCC_QB_US:-$(dcc_testbed_value ccc "$CCC_RATE" "$CCC_RTT" q_b_us)}
 
 ccc_require() {
 	ktap_print_header
@@ -25,12 +27,10 @@ ccc_require() {
 		[[ ${DCC_REQUIRE_MODULES:-0} == 1 ]] || ktap_skip_all "tcp_ccc.ko not installed"
 	fi
 	modprobe tcp_ccc || ktap_skip_all "modprobe tcp_ccc failed"
-	local p=/sys/module/tcp_ccc/parameters
-	echo "$CCC_RATE" >$p/line_rate_mbps
-	echo "$CCC_QB_US" >$p/q_b_us
-	echo 0 >$p/base_rtt_us
-	dcc_on_exit 'echo 50 > /sys/module/tcp_ccc/parameters/q_b_us'
-	dcc_on_exit 'echo 0 > /sys/module/tcp_ccc/parameters/line_rate_mbps'
+	# testbed_params.sh; at exit the defaults (q_b_us 50, line_rate_mbps 0)
+	dcc_on_exit 'dcc_testbed_restore ccc'
+	dcc_testbed_params ccc "$CCC_RATE" "$CCC_RTT" q_b_us="$CCC_QB_US" ||
+		{ log_warn "tcp_ccc refused its testbed parameters"; exit "$KSFT_FAIL"; }
 	dmesg_mark
 }
 

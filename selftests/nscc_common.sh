@@ -17,13 +17,16 @@
 #    0.5 BDP by maxwnd) and above the target, so marks and high delay come
 #    together (MD quadrant) when flows share the link;
 #  - receivers ACK every segment (net_quickack), as UE receivers do on CE.
+# The module's values come from testbed_params.sh (shared with tools/bench);
+# NSCC_TARGET_US overrides the target.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/net_lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/flow_metrics.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/testbed_params.sh"
 
 NS_RATE=${NSCC_RATE_MBIT:-100}
 NS_RTT=${NSCC_RTT_MS:-10}
-NS_TARGET_US=${NSCC_TARGET_US:-5000}
+NS_TARGET_US=${NSCC_TARGET_US:-$(dcc_testbed_value nscc "$NS_RATE" "$NS_RTT" target_us)}
 NS_K=${NSCC_K_BYTES:-75000}
 NS_P=/sys/module/tcp_nscc/parameters
 
@@ -35,10 +38,11 @@ nscc_require() {
 		[[ ${DCC_REQUIRE_MODULES:-0} == 1 ]] || ktap_skip_all "tcp_nscc.ko not installed"
 	fi
 	modprobe tcp_nscc || ktap_skip_all "modprobe tcp_nscc failed"
-	echo "$NS_RATE" >$NS_P/nic_mbps
-	echo $((NS_RTT * 1000)) >$NS_P/network_rtt_us
-	echo "$NS_TARGET_US" >$NS_P/target_us
-	dcc_on_exit "echo 100000 > $NS_P/nic_mbps; echo 0 > $NS_P/network_rtt_us; echo 0 > $NS_P/target_us"
+	# testbed_params.sh; at exit the defaults (nic_mbps 100000,
+	# network_rtt_us 0, target_us 0)
+	dcc_on_exit 'dcc_testbed_restore nscc'
+	dcc_testbed_params nscc "$NS_RATE" "$NS_RTT" target_us="$NS_TARGET_US" ||
+		{ log_warn "tcp_nscc refused its testbed parameters"; exit "$KSFT_FAIL"; }
 	dmesg_mark
 }
 

@@ -15,14 +15,17 @@
 # (tcp_min_rtt + allowance, the module default) lets a flow that joins a
 # standing queue count it as base RTT (selftests/unit/test_swift_law shows
 # the resulting unfairness), so the multi-flow tests would measure that.
+# The module's values come from testbed_params.sh (shared with tools/bench);
+# SW_Q_US overrides the allowance (and with it fs_range).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/net_lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/flow_metrics.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/testbed_params.sh"
 
 # shellcheck disable=SC2034 # used by the tests that source this file
 SW_RATE=${SW_RATE_MBIT:-100}
 SW_RTT=${SW_RTT_MS:-10}
-SW_Q_US=${SW_Q_US:-3000}
+SW_Q_US=${SW_Q_US:-$(($(dcc_testbed_value swift "$SW_RATE" "$SW_RTT" fs_range_us) / 5))}
 SW_FS_US=$((5 * SW_Q_US))
 SW_P=/sys/module/tcp_swift/parameters
 
@@ -34,9 +37,13 @@ swift_require() {
 		[[ ${DCC_REQUIRE_MODULES:-0} == 1 ]] || ktap_skip_all "tcp_swift.ko not installed"
 	fi
 	modprobe tcp_swift || ktap_skip_all "modprobe tcp_swift failed"
-	echo "$SW_FS_US" >$SW_P/fs_range_us
-	echo 100 >$SW_P/fs_max_cwnd
-	dcc_on_exit 'echo 125 > /sys/module/tcp_swift/parameters/fs_range_us; echo 0 > /sys/module/tcp_swift/parameters/target_mode; echo 25 > /sys/module/tcp_swift/parameters/base_target_us'
+	# testbed_params.sh: absolute target base RTT + SW_Q_US until
+	# swift_set_target measures the idle RTT; at exit the defaults
+	# (fs_range_us 125, target_mode 0, base_target_us 25, fs_max_cwnd 100)
+	dcc_on_exit 'dcc_testbed_restore swift'
+	dcc_testbed_params swift "$SW_RATE" "$SW_RTT" fs_range_us="$SW_FS_US" \
+		base_target_us=$((SW_RTT * 1000 + SW_Q_US)) ||
+		{ log_warn "tcp_swift refused its testbed parameters"; exit "$KSFT_FAIL"; }
 	dmesg_mark
 }
 

@@ -18,12 +18,14 @@
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/net_lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/flow_metrics.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/testbed_params.sh"
 
 TL_RATE=${TL_RATE_MBIT:-100}
 TL_RTT=${TL_RTT_MS:-10}
-TL_TLOW_US=5000
-TL_THIGH_US=50000
-TL_DELTA_KBPS=200
+# testbed_params.sh (shared with tools/bench): the same for the three
+TL_TLOW_US=$(dcc_testbed_value timely "$TL_RATE" "$TL_RTT" t_low_us)
+TL_THIGH_US=$(dcc_testbed_value timely "$TL_RATE" "$TL_RTT" t_high_us)
+TL_DELTA_KBPS=$(dcc_testbed_value timely "$TL_RATE" "$TL_RTT" delta_kbps)
 TL_ALGS=(timely timely_p sqcc)
 
 # timely_require ALG...: load tcp_ALG for each, set the testbed scale
@@ -38,11 +40,11 @@ timely_require() {
 		fi
 		modprobe "tcp_$a" || ktap_skip_all "modprobe tcp_$a failed"
 		p=/sys/module/tcp_$a/parameters
-		# raise T_high before T_low (each write keeps T_low < T_high)
-		echo $TL_THIGH_US >$p/t_high_us
-		echo $TL_TLOW_US >$p/t_low_us
-		echo $TL_DELTA_KBPS >$p/delta_kbps
-		[[ -f $p/rtt_ref_us ]] && echo $TL_TLOW_US >$p/rtt_ref_us
+		# T_high, T_low (written in the order that keeps T_low <
+		# T_high), delta, RTT_ref = T_low (timely_p); defaults at exit
+		dcc_on_exit "dcc_testbed_restore $a"
+		dcc_testbed_params "$a" "$TL_RATE" "$TL_RTT" ||
+			{ log_warn "tcp_$a refused its testbed parameters"; exit "$KSFT_FAIL"; }
 		dcc_on_exit "echo 0 > $p/init_rate_kbps"
 	done
 	dmesg_mark

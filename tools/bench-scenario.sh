@@ -10,7 +10,8 @@
 #   --ccs "A B ..."    congestion controls (default: "cubic bbr dctcp")
 #   --duration S       seconds per run (steady, incast, rttfair, ecn, spray;
 #                      default 10)
-#   --phase S          join/leave: seconds per phase (default 3)
+#   --phase S          join/leave: seconds per phase (default 5 = 500 RTTs
+#                      at 10 ms; tools/bench: 5 quick, 10 full)
 #   --incast "N.."     incast fan-in degrees (default "4 16 64")
 #   --paths P          spraying: paths (default 4); cases K = 0..P/2 congested
 #   --cpu-hooks SPEC   cpu: per CC, the functions to time, "cc=f1,f2 cc2=..."
@@ -60,7 +61,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../selftests/net_lib.sh
 source "$root/selftests/net_lib.sh"
 
-scenarios=steady ccs="cubic bbr dctcp" dur=10 phase=3 incast="4 16 64" paths=4
+scenarios=steady ccs="cubic bbr dctcp" dur=10 phase=5 incast="4 16 64" paths=4
 cpu_hooks='' ecn_ccs=dctcp reps=1 rate=100 rtt=10 limit='' dk=30000 out='' quickack=1
 while (($#)); do
 	case $1 in
@@ -278,18 +279,26 @@ cpu_start() {
 	: >"$out/cpu/hooks.tsv"
 	command -v bpftrace >/dev/null || { progress "cpu: no bpftrace in the guest (vmtest --bpftrace)"; failed=1; return 1; }
 	local -A seen=()
-	local fn=(tcp_rack_advance) all=() have
+	local fn=(tcp_rack_advance) all=()
 	for f in $cpu_hooks; do all+=(${f#*=}); done
 	all=(${all[*]//,/ })
-	# which of the hook functions the kernel has (one grep over kallsyms)
-	have=" $(grep -oE " ($(IFS='|'; echo "${all[*]}"))(\s|$)" /proc/kallsyms | tr -d ' \t' | tr '\n' ' ') "
+	# which of the hook functions the kernel has, and how often (one grep
+	# over kallsyms): a name defined twice (the same static function in two
+	# modules) makes a kprobe by name ambiguous and bpftrace refuse the
+	# whole script
+	local -A nsym=()
+	for f in $(grep -oE " ($(IFS='|'; echo "${all[*]}"))(\s|$)" /proc/kallsyms | tr -d ' \t'); do
+		nsym[$f]=$((${nsym[$f]:-0} + 1))
+	done
 	for c in "${avail[@]}"; do
 		hooks=''
 		for f in $cpu_hooks; do [[ ${f%%=*} == "$c" ]] && hooks=${f#*=}; done
 		[[ -n $hooks ]] || { progress "cpu $c: no hooks known, skipped"; continue; }
 		for f in ${hooks//,/ }; do
-			[[ $have == *" $f "* ]] ||
+			[[ -n ${nsym[$f]:-} ]] ||
 				{ progress "cpu $c: $f not in kallsyms, skipped"; hooks=''; break; }
+			((nsym[$f] == 1)) ||
+				{ progress "cpu $c: $f defined ${nsym[$f]} times in kallsyms (ambiguous probe), skipped"; hooks=''; break; }
 		done
 		[[ -n $hooks ]] || continue
 		printf '%s\t%s\n' "$c" "$hooks" >>"$out/cpu/hooks.tsv"

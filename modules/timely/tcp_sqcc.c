@@ -4,4 +4,5 @@
  * in-band law and N-adaptive T_low/delta (Alg. 3).  No code of its own.
  */
 #define TIMELY_VARIANT 2	/* TV_SQCC */
+#define TIMELY_FN(f) sqcc_##f	/* hook symbols: sqcc_cong_control, ... */
 #include "tcp_timely.c"

@@ -95,6 +95,18 @@
 #endif
 #define IS_SQCC (TIMELY_VARIANT == TV_SQCC)
 
+/*
+ * The tcp_congestion_ops hooks get the variant's own symbol names
+ * (timely_cong_control, timely_p_cong_control, sqcc_cong_control, ...):
+ * the three modules can be loaded together, and a kprobe by name
+ * (tools/bench's per-ACK timing, bpftrace) must name one function.
+ * A variant file sets TIMELY_FN before including this one; tools/bench
+ * reads the prefix from that "#define TIMELY_FN(f) PREFIX##f" line.
+ */
+#ifndef TIMELY_FN
+#define TIMELY_FN(f) timely_##f
+#endif
+
 #define CREATE_TRACE_POINTS
 #include "timely_trace.h"
 
@@ -303,7 +315,7 @@ static void timely_apply(struct sock *sk, const struct timely *ca,
 		  timely_cwnd_bytes(c, ca->law.rate, tcp_sk(sk)->mss_cache));
 }
 
-static void timely_init(struct sock *sk)
+static void TIMELY_FN(init)(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct timely *ca = inet_csk_ca(sk);
@@ -377,7 +389,7 @@ static void timely_init(struct sock *sk)
 	timely_apply(sk, ca, &c);
 }
 
-static void timely_release(struct sock *sk)
+static void TIMELY_FN(release)(struct sock *sk)
 {
 #if IS_SQCC
 	struct timely *ca = inet_csk_ca(sk);
@@ -418,7 +430,7 @@ static void timely_completion(struct sock *sk, struct timely *ca,
 			  tcp_snd_cwnd(tcp_sk(sk)), o.branch);
 }
 
-static void timely_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
+static void TIMELY_FN(cong_control)(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct timely *ca = inet_csk_ca(sk);
@@ -429,7 +441,7 @@ static void timely_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 
 	if (unlikely(!(ca->flags & TIMELY_F_INITED))) {
 		/* cong_control before init (never seen; be safe): set up now */
-		timely_init(sk);
+		TIMELY_FN(init)(sk);
 		return;
 	}
 
@@ -460,7 +472,7 @@ static void timely_reset(struct sock *sk, struct timely *ca)
 	timely_win_reset(&ca->win, (u32)tcp_sk(sk)->tcp_mstamp);
 }
 
-static void timely_set_state(struct sock *sk, u8 new_state)
+static void TIMELY_FN(set_state)(struct sock *sk, u8 new_state)
 {
 	struct timely *ca = inet_csk_ca(sk);
 	struct timely_law_cfg c;
@@ -485,7 +497,7 @@ static void timely_set_state(struct sock *sk, u8 new_state)
 	timely_apply(sk, ca, &c);
 }
 
-static void timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+static void TIMELY_FN(cwnd_event)(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct timely *ca = inet_csk_ca(sk);
 
@@ -494,7 +506,7 @@ static void timely_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		timely_reset(sk, ca);
 }
 
-static u32 timely_ssthresh(struct sock *sk)
+static u32 TIMELY_FN(ssthresh)(struct sock *sk)
 {
 	struct timely *ca = inet_csk_ca(sk);
 
@@ -504,7 +516,7 @@ static u32 timely_ssthresh(struct sock *sk)
 	return tcp_sk(sk)->snd_ssthresh;
 }
 
-static u32 timely_undo_cwnd(struct sock *sk)
+static u32 TIMELY_FN(undo_cwnd)(struct sock *sk)
 {
 	struct timely *ca = inet_csk_ca(sk);
 
@@ -522,7 +534,7 @@ static u32 timely_undo_cwnd(struct sock *sk)
  *			always 0 for TIMELY, which has no weight)
  *	cwnd_gain	N of the last update (SQCC; ss divides by 256), else 0
  */
-static size_t timely_get_info(struct sock *sk, u32 ext, int *attr,
+static size_t TIMELY_FN(get_info)(struct sock *sk, u32 ext, int *attr,
 			      union tcp_cc_info *info)
 {
 	const struct timely *ca = inet_csk_ca(sk);
@@ -544,14 +556,14 @@ static size_t timely_get_info(struct sock *sk, u32 ext, int *attr,
 static struct tcp_congestion_ops tcp_timely_ops __read_mostly = {
 	.name		= TIMELY_NAME,
 	.owner		= THIS_MODULE,
-	.init		= timely_init,
-	.release	= timely_release,
-	.cong_control	= timely_cong_control,
-	.ssthresh	= timely_ssthresh,
-	.undo_cwnd	= timely_undo_cwnd,
-	.set_state	= timely_set_state,
-	.cwnd_event	= timely_cwnd_event,
-	.get_info	= timely_get_info,
+	.init		= TIMELY_FN(init),
+	.release	= TIMELY_FN(release),
+	.cong_control	= TIMELY_FN(cong_control),
+	.ssthresh	= TIMELY_FN(ssthresh),
+	.undo_cwnd	= TIMELY_FN(undo_cwnd),
+	.set_state	= TIMELY_FN(set_state),
+	.cwnd_event	= TIMELY_FN(cwnd_event),
+	.get_info	= TIMELY_FN(get_info),
 };
 
 static int __init timely_register(void)
