@@ -7,10 +7,12 @@
 #
 # Bound: 4 s = 400 RTT_min, generous on purpose (timing-sensitive figures
 # belong in the benchmark); the userspace model of this code reaches 20%
-# in ~10 RTTs (selftests/unit/test_ccc_law), the paper "within several
-# RTTs" (Fig. 5).  A law without the fairness gate f (Irr) or with a
-# wrong S would leave the newcomer starved and fail.  Throughput is judged
-# in 0.5 s bins.
+# in 10 RTTs for a line-rate newcomer and in 95-110 RTTs for one that
+# starts at 5-20% of C (selftests/unit/test_ccc_law), the paper "within
+# several RTTs" (Fig. 5).  A law without the stalled-H^i additive step
+# (fair_ai_pml = 0), or flows that do not share RTT_min (share_base_rtt =
+# 0), can keep or make a ratio far from 1:1 (issue 8, ccc_common.sh).
+# Throughput is judged in 0.5 s bins.
 source "$(dirname "$0")/ccc_common.sh"
 ccc_require
 ktap_set_plan 5
@@ -42,11 +44,10 @@ log_info "regions (share of ACKs, last part of the run): $(ccc_regions "$NET_RUN
 fm_bins "$NET_RUN/flows.csv" 1 | awk '{ printf "%s:%s=%.1f ", $1, $2, $3 / 1e6 } END { print "" }' | fold -w 150 | sed 's/^/# Mbit\/s per 1 s bin: /'
 
 ktap_test_result "both flows used ccc" [ "$(net_get cc_ok)" = 1 ]
-why="CCC's multiplicative steps keep the rate ratio; a join can diverge (see ccc_common.sh)"
-ktap_known_gap 8 "both within 20% of fair share $conv s after the join (<= $BOUND_S s = $(fcalc "$BOUND_S * 1000 / $CCC_RTT") RTTs)" \
-	"$why" eval '[[ $conv != nan ]] && fle "$conv" "$BOUND_S"'
-ktap_known_gap 8 "Jain's index $jain over the last half of the shared period (>= 0.95)" \
-	"$why" fge "$jain" 0.95
+ktap_test_result "both within 20% of fair share $conv s after the join (<= $BOUND_S s = $(fcalc "$BOUND_S * 1000 / $CCC_RTT") RTTs)" \
+	eval '[[ $conv != nan ]] && fle "$conv" "$BOUND_S"'
+ktap_test_result "Jain's index $jain over the last half of the shared period (>= 0.95)" \
+	fge "$jain" 0.95
 util=$(net_get util_pct)
 if fge "$util" 90; then
 	ktap_test_pass "two flows fill the link: $util% (>= 90%)"

@@ -30,6 +30,7 @@
 #define CCC_SHARE_ONE CCC_ONE		/* a rate equal to R_l */
 #define CCC_QV_MAX 16			/* q_v clamp (spec 2.2 step 6) */
 #define CCC_QV_NEAR_DEFAULT (CCC_ONE / 20)	/* |q_v| < 0.05: "near C" (4.3.4) */
+#define CCC_FAIR_AI_DEFAULT (CCC_ONE / 32)	/* R_l/32 per RTT_min, see ccc_law.c */
 #define CCC_NREC 5			/* S records (4.3.4) */
 #define CCC_N_AI_MAX_LIMIT 20		/* hard cap of the n_ai parameter */
 #define CCC_LSQ_N_MAX 1023		/* batch force-closes at this count */
@@ -68,6 +69,8 @@ struct ccc_cfg {
 	u32 gamma_q16;	/* q_v EWMA weight of the old value (0.2 = 13107) */
 	u32 l2qb;	/* dcc_log2_q16(q_B << CCC_L2_SHIFT), precomputed (eq. 10) */
 	u32 qv_near;	/* |q_v| < qv_near: "q_v is 0" (0.05 = 3277, 4.3.4) */
+	u32 fair_ai;	/* stalled-H^i additive step per RTT_min, share of
+			 * R_l Q16 (<= 2^16; 0 = off, paper-exact) [R] */
 	u16 min_samples;	/* q_v: ACKs an LSQ batch needs (>= 2) */
 	u8 n_ai_max;	/* v_ai = 2^n_ai, n_ai <= this */
 };

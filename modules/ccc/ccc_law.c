@@ -312,6 +312,46 @@ void ccc_on_ack(struct ccc_state *s, const struct ccc_cfg *c,
 	}
 	}
 
+	/*
+	 * Stalled H^i: the additive fairness step [R] (issue 8).
+	 *
+	 * In H^i the paper lets only flows below Irr = R_l (1 - q/q_B)
+	 * increase (f, eq. 9), so that "the gap among unfair flows is
+	 * effectively reduced while the system keeps approaching
+	 * delta(k) = 0" (4.3.4).  Just below q_B, Irr is below every
+	 * flow's rate, and with the aggregate at C (|q_v| < 0.05, the
+	 * paper's own "close to C" test, 4.3.4) no flow moves: the state
+	 * stops short of (q_B, 0), in H_2^i, and the f gate, which only
+	 * acts as the state sweeps q, stops acting too.  The guest and the
+	 * model park there for hundreds of RTTs at any rate ratio (80:20
+	 * joins took 530-1150 RTT_min in the model), because everything
+	 * else CCC does there is multiplicative: the analytical step of
+	 * eq. 8 is per ACK (App. A: the same u for every ACK of every
+	 * flow, so a flow gains in proportion to its ACK rate, i.e. to r)
+	 * and S, the mean of the flow's own past rates (4.3.4), is ~r too
+	 * unless the flows are already fair.  Multiplicative increase with
+	 * multiplicative decrease keeps the rate ratio (Chiu-Jain).
+	 *
+	 * So while the state is stalled there (H^i, |q_v| < 0.05, the link
+	 * busy: q > the 4.3.4 under-utilisation margin), every flow adds
+	 * the same rho * fair_ai * R_l, a per-RTT_min step independent of
+	 * its rate and of f: an additive increase that moves the state on
+	 * towards delta = 0 as eq. 1 intends, and that, with the
+	 * multiplicative decreases of A^d/H^d (w_md r), is AIMD and
+	 * converges to the fair share.  It is off as soon as the queue
+	 * moves (|q_v| >= 0.05: the paper's probing steps act alone) and
+	 * above q_B, so the transients and the A zig-zag are the paper's.
+	 * fair_ai = 0 turns it off.  rho (Itv/RTT_min, 4.3.4) makes it a
+	 * per-time step whatever the ACK rate.
+	 * line_Bps < 2^37, fair_ai <= 2^16, rho <= 2^16: < 2^53 each.
+	 */
+	if (c->fair_ai && (region == CCC_H1I || region == CCC_H2I) &&
+	    !a->app_limited && q > c->ut_us &&
+	    s->qv < (s32)c->qv_near && s->qv > -(s32)c->qv_near) {
+		mag = (((c->line_Bps * c->fair_ai) >> CCC_Q) * dd.rho) >> CCC_Q;
+		dd.step += (s64)min_t(u64, mag, c->r_max);
+	}
+
 	/* r(k+1) = r(k) + u(k), kept in [r_min, r_max] (spec 4.5 [R]) */
 	if (dd.step >= 0)
 		r = min_t(u64, r + (u64)dd.step, c->r_max);

@@ -88,6 +88,10 @@ static u32 n_ai_max = 10;	/* v_ai <= 2^10 (spec 8-8) */
 static u32 cwnd_gain_pct = 100;	/* cwnd = r (RTT_min + q_B) */
 static u32 start_mode;		/* 0: r0 = R_l (paper), 1: IW / RTT */
 static u32 init_rate_mbps = 100;	/* estimate mode: R_l floor */
+static u32 fair_ai_pml = 31;	/* stalled-H^i additive step, per mille of
+				 * R_l per RTT_min (~1/32); 0 = paper-exact */
+static u32 share_base_rtt = 1;	/* RTT_min: min over the host's CCC flows to
+				 * the destination (base_rtt_us = 0 only) */
 
 dcc_param_range(q_b_us, q_b_us, 1, 1000000,  0644,
 		"target queueing delay q_B in us");
@@ -113,6 +117,10 @@ dcc_param_range(start_mode, start_mode, 0, 1, 0644,
 		"initial rate: 0 = R_l (paper), 1 = initial window per RTT");
 dcc_param_range(init_rate_mbps, init_rate_mbps, 1, 800000, 0644,
 		"estimate mode only: R_l in Mbit/s before any delivery-rate sample");
+dcc_param_range(fair_ai_pml, fair_ai_pml, 0, 1000, 0644,
+		"additive fairness step while the state is stalled below q_B, per mille of R_l per RTT_min (0 = paper-exact law)");
+dcc_param_range(share_base_rtt, share_base_rtt, 0, 1, 0644,
+		"base_rtt_us = 0: use the lowest min RTT of this host's CCC flows to the same destination");
 
 /*
  * Estimate mode (line_rate_mbps = 0): R_l is the highest delivery rate
@@ -171,6 +179,8 @@ static void ccc_cfg_of(const struct sock *sk, const struct ccc *ca,
 				 (u32)div_u64((u64)rtt * ca->span_pct * 2, 100)),
 		.gamma_q16 = (u32)(((u64)ca->gamma_pct << CCC_Q) / 100),
 		.qv_near = (u32)(((u64)ca->qv_near_pct << CCC_Q) / 100),
+		/* read live: icsk_ca_priv has no room for one more snapshot */
+		.fair_ai = (u32)(((u64)READ_ONCE(fair_ai_pml) << CCC_Q) / 1000),
 		.l2qb = dcc_log2_q16((u64)max_t(u32, ca->qb_us, 1) << CCC_L2_SHIFT),
 		.min_samples = ca->min_samples,
 		.n_ai_max = ca->n_ai_max,
@@ -253,6 +263,68 @@ static void ccc_init(struct sock *sk)
 	ccc_apply(sk, ca, &c);
 }
 
+/*
+ * Shared RTT_min (issue 8).  The paper takes RTT_min as known (4.3.1) and
+ * relies on every flow of a bottleneck seeing the same q = RTT - RTT_min:
+ * that is what makes Irr "the same for each flow" (eq. 6) and the target
+ * q_B the same queue.  tcp_min_rtt() is per socket, and a flow that
+ * starts while CCC holds a standing queue (~q_B) never sees the empty
+ * path: its SYN and all its samples include that queue, so it reads q
+ * low by up to q_B, keeps increasing while the others decrease, and takes
+ * the link (the guest once ended a join at 80 vs 15 Mbit/s; the model's
+ * join, selftests/unit/test_ccc_law.c, ends at 99.9 vs 0.1).  So with
+ * base_rtt_us = 0 a flow uses the lowest min RTT that any CCC flow of this
+ * host has seen to the same destination address: flows that share a path
+ * then share RTT_min as the paper assumes.  Host-wide like the R_l
+ * estimate, keyed by the destination address only (a collision between
+ * two destinations, or one address in two namespaces with different
+ * paths, gives the slower path a low RTT_min: it reads q high and backs
+ * off early, the safe direction; a hash-slot collision just falls back
+ * to the socket's own minimum).  An entry expires, as tcp_min_rtt()'s
+ * window does, when it has not been confirmed for tcp_min_rtt_wlen
+ * seconds.  Races between ACKs of different sockets only lose an update.
+ */
+#define CCC_DST_BITS 6
+static struct {
+	u64 v;			/* key << 32 | min RTT (us), 0 = empty */
+	unsigned long stamp;	/* jiffies it was last lowered or confirmed */
+} ccc_dst[1 << CCC_DST_BITS];
+
+static u32 ccc_dst_key(const struct sock *sk)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6 &&
+	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
+		return ipv6_addr_hash(&sk->sk_v6_daddr);
+#endif
+	return (__force u32)sk->sk_daddr;
+}
+
+static u32 ccc_shared_base(const struct sock *sk, u32 own_us)
+{
+	u32 key = ccc_dst_key(sk);
+	u32 slot = hash_32(key, CCC_DST_BITS);
+	u64 v = READ_ONCE(ccc_dst[slot].v);
+	unsigned long stamp = READ_ONCE(ccc_dst[slot].stamp);
+	unsigned long wlen = (unsigned long)READ_ONCE(
+		sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen) * HZ;
+	u32 min_us = (u32)v;
+	bool valid = (u32)(v >> 32) == key && min_us &&
+		     time_before(jiffies, stamp + wlen);
+
+	if (valid && min_us < own_us)
+		return min_us;
+	/*
+	 * Claim, lower or renew the entry; confirming an equal minimum
+	 * writes at most once a second (one cache line shared by the host).
+	 */
+	if (!valid || own_us < min_us || time_after(jiffies, stamp + HZ)) {
+		WRITE_ONCE(ccc_dst[slot].v, ((u64)key << 32) | own_us);
+		WRITE_ONCE(ccc_dst[slot].stamp, jiffies);
+	}
+	return own_us;
+}
+
 static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -275,6 +347,8 @@ static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	}
 	if (ca->flags & CCC_F_AUTO_BASE) {
 		b = dcc_base_rtt_us(sk, 0);
+		if (b && READ_ONCE(share_base_rtt))
+			b = ccc_shared_base(sk, b);
 		if (b)
 			ca->rttmin_us = b;
 	} else if (!ca->rttmin_us) {
