@@ -67,4 +67,3 @@ nscc_report() { # PREFIX
 	echo
 }
 
-# Issue 7's known gaps are checked with ktap_known_gap 7 (lib.sh).

@@ -58,8 +58,3 @@ oscar_report() { # PREFIX
 	done | sed 's/^/# /'
 	echo
 }
-
-# A known gap of issue 3 (open), checked with ktap_known_gap 3 (lib.sh):
-#  - spurious retransmissions in the incast (zero bottleneck drops, one
-#    segment resent ~1 s in, 2 of 9 runs): Linux's loss probes during the
-#    startup burst's RTT jump, not yet explained.
