@@ -2,76 +2,21 @@
 // bench-sources: modules/timely/timely_law.c
 /*
  * SQCC's per-ACK math for the userspace benchmark (bench.h), as
- * timely_cong_control runs it (tcp_sqcc.c: the TIMELY glue built with
- * TIMELY_VARIANT = TV_SQCC): every ACK goes into the completion-event
- * window (timely_win_add, rtt_filter=min); when a window closes
- * (>= seg_bytes acked and >= D_minRTT elapsed), the rate law runs once
- * (timely_law_update, kind TIMELY_LAW_SQCC: k, T_low and delta from N
- * (timely_sqcc_k/_t_low/_delta), Eq. 16's error in the blend, no HAI);
- * and on every ACK the window cap is derived from the rate
- * (timely_cwnd_bytes, what timely_apply hands dcc_apply).  Not counted:
- * the glue's parameter resolution (timely_cfg, resolved once in
- * bench_setup here) and dcc_apply itself, which are kernel code.
- * Parameters: the module defaults (T_low 50 us, T_high 500 us relative to
- * the base RTT, alpha 0.875, beta 0.008, delta0 10 Mbit/s, seg 64 KB,
- * D_minRTT = base RTT, no link_mbps, so n_source auto is "local": N is
- * this host's sqcc flows to the destination, 1 here, and the sender-side
- * N estimate (timely_n_sample, timely_nest_push), which needs link_mbps,
- * does not run -- as in tools/bench, which sets no link_mbps).
- * The load: one flow at 100 Mbit/s (one 1448-byte packet every 116 us),
- * 10 ms base RTT, a queue that builds and drains over 40 ms plus +-200 us
- * of timestamp noise, so completions close every ~10 ms at every phase of
- * the ramp and the law takes its below-T_low, in-band (blend) and
- * above-T_high branches.
+ * sqcc_cong_control runs it (tcp_sqcc.c: the TIMELY glue built with
+ * TIMELY_VARIANT = TV_SQCC): law kind TIMELY_LAW_SQCC (k, T_low and delta
+ * from N (timely_sqcc_k/_t_low/_delta), Eq. 16's error in the blend, no
+ * HAI).  Parameters: the module defaults (T_low 50 us, T_high 500 us
+ * relative to the base RTT, alpha 0.875, beta 0.008, delta0 10 Mbit/s,
+ * seg 64 KB, D_minRTT = base RTT, no link_mbps, so n_source auto is
+ * "local": N is this host's sqcc flows to the destination, 1 here, and
+ * the sender-side N estimate (timely_n_sample, timely_nest_push), which
+ * needs link_mbps, does not run -- as in tools/bench, which sets no
+ * link_mbps).
+ * The body is bench_timely.h's (shared by the three TIMELY variants).
  */
-#include "bench.h"
-#include <dcc/timely.h>
-
-#define MSS 1448
-#define GAP_US 116
-#define BASE_US 10000
-#define SEG_BYTES 65536
-#define N_FLOWS 1	/* n_source local: this flow alone */
-
-static struct timely_law_cfg cfg;
-static struct timely_law_state law;
-static struct timely_win win;
-static u64 rate_sum, cwnd_sum;
-static uint64_t seed = 42;
-
-void bench_setup(void)
-{
-	cfg = (struct timely_law_cfg){
-		.kind = TIMELY_LAW_SQCC, .hai_thresh = 0, .relative = true,
-		.t_low_us = 50, .t_high_us = 500, .base_us = BASE_US,
-		.dmin_us = BASE_US,
-		.alpha_q16 = TIMELY_PPM_TO_Q16(875000),
-		.beta_q20 = TIMELY_PPM_TO_Q20(8000),
-		.delta_Bps = 10000ULL * 125, .link_Bps = 0,
-		.rate_min_Bps = 1000ULL * 125, .rate_max_Bps = DCC_RATE_MAX_BPS,
-	};
-	law = (struct timely_law_state){ .rate = 100000000 / 8 };
-	timely_win_reset(&win, 0);
-}
-
-void __attribute__((noinline)) bench_ack(uint32_t i)
-{
-	u64 t = (u64)i * GAP_US;
-	u32 phase = (u32)(t % 40000);	/* queue ramps 0..8 ms and back */
-	u32 q = phase < 20000 ? phase * 2 / 5 : (40000 - phase) * 2 / 5;
-	u32 rtt = BASE_US + q + (u32)(bench_rand(&seed) % 400);
-	struct timely_win_out wo;
-	struct timely_law_out o;
-
-	if (timely_win_add(&win, (u32)t, rtt, false, MSS, SEG_BYTES,
-			   cfg.dmin_us, true, &wo)) {
-		timely_law_update(&cfg, &law, wo.rtt_us, N_FLOWS, false, &o);
-		rate_sum += law.rate;
-	}
-	cwnd_sum += timely_cwnd_bytes(&cfg, law.rate, MSS);
-}
-
-uint64_t bench_result(void)
-{
-	return rate_sum ^ cwnd_sum ^ law.rate;
-}
+#define BENCH_TIMELY_KIND	TIMELY_LAW_SQCC
+#define BENCH_TIMELY_HAI	0
+#define BENCH_TIMELY_BETA_PPM	8000
+#define BENCH_TIMELY_RTT_REF_US	0
+#define BENCH_TIMELY_N		1
+#include "bench_timely.h"
