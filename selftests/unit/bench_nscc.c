@@ -2,72 +2,11 @@
 // bench-sources: modules/nscc/nscc_law.c
 /*
  * NSCC's per-ACK math for the userspace benchmark (bench.h), as
- * nscc_cong_control runs it for "nscc": every ACK resolves the law's
- * inputs from the parameter snapshot and the flow's base RTT
- * (nscc_resolve: the glue calls it once per ACK so that a falling base
- * RTT takes effect at once) and runs the per-ACK law (nscc_on_ack: byte
- * counters, the delay EWMA, quick adapt, the four quadrants with fast
- * increase, the batched credit applied at fulfill, eta once per network
- * RTT, MD at most once per base RTT).  Not counted: the glue's pacing
- * rate (one dcc_mul_div in nscc_apply) and the kernel writes.
- * Parameters: the module defaults except nic_mbps = 100 (the load's link,
- * so maxwnd and the gains are those of a 100 Mbit/s flow; the default is
- * the 100 Gbit/s UE reference NIC) and target_pct = 40 (a 4 ms target
- * queueing delay in the middle of the ramp; the default 100 % of a 10 ms
- * network RTT lies above the ramp's 8 ms top and would keep the law in
- * one quadrant).  ECN not negotiated: a delay >= target is the mark
- * (noecn_mark_pct 100).
- * The load: one flow at 100 Mbit/s (one 1448-byte packet every 116 us,
- * one packet per ACK, always cwnd-limited), 10 ms base RTT, a queue that
- * builds and drains over 40 ms plus +-200 us of timestamp noise, so the
- * law takes fast and proportional increase below the target and the
- * delay-marked MD above it.
+ * nscc_cong_control runs it for "nscc": nscc_resolve, then nscc_on_ack
+ * (byte counters, the delay EWMA, quick adapt, the four quadrants with
+ * fast increase, the batched credit applied at fulfill, eta once per
+ * network RTT, MD at most once per base RTT).  Body, parameters and load:
+ * bench_nscc.h.
  */
-#include "bench.h"
-#include <dcc/nscc.h>
-
-#define MSS 1448
-#define GAP_US 116
-#define BASE_US 10000
-
-static struct nscc_params par;
-static struct nscc_state st;
-static u64 cwnd_sum;
-static uint64_t seed = 42;
-
-void bench_setup(void)
-{
-	struct nscc_cfg c;
-
-	par = nscc_params_default;
-	par.nic_mbps = 100;
-	par.target_pct = 40;
-	nscc_resolve(&par, BASE_US, MSS, false, false, &c);
-	nscc_state_init(&st, &c, 0);
-}
-
-void __attribute__((noinline)) bench_ack(uint32_t i)
-{
-	u64 t = (u64)i * GAP_US;
-	u32 phase = (u32)(t % 40000);	/* queue ramps 0..8 ms and back */
-	u32 q = phase < 20000 ? phase * 2 / 5 : (40000 - phase) * 2 / 5;
-	struct nscc_ack a = {
-		.now_us = (u32)t,
-		.acked_bytes = MSS,
-		.rtt_us = BASE_US + q + (u32)(bench_rand(&seed) % 400),
-		.inflight_bytes = st.cwnd,
-		.rtt_valid = true,
-		.cwnd_limited = true,
-	};
-	struct nscc_cfg c;
-	struct nscc_out o;
-
-	nscc_resolve(&par, BASE_US, MSS, false, false, &c);
-	nscc_on_ack(&st, &c, &a, &o);
-	cwnd_sum += st.cwnd;
-}
-
-uint64_t bench_result(void)
-{
-	return cwnd_sum ^ st.cwnd ^ st.avg_q8;
-}
+#define BENCH_NSCC_MEDIAN false
+#include "bench_nscc.h"
