@@ -60,7 +60,11 @@ ccc_regions() { # TRACEFILE
 #  - each socket's own tcp_min_rtt(): a flow that starts on CCC's standing
 #    queue never sees the empty path, reads q up to q_B low and takes the
 #    link (model: 99.9 vs 0.1).  tcp_ccc now shares RTT_min among the
-#    host's CCC flows to a destination (share_base_rtt, with base_rtt_us 0);
+#    CCC flows of one network namespace to a destination (share_base_rtt,
+#    with base_rtt_us 0): test_ccc_fairness.sh's two flows share one
+#    sender namespace.  test_ccc_incast.sh's eight namespaces stand for
+#    eight hosts, which cannot share a minimum: it sets base_rtt_us (the
+#    paper's "RTT_min known");
 #  - just below q_B with the aggregate at C every flow is above Irr, the
 #    gate f stops them all and the state parks in H_2^i, where every other
 #    step is multiplicative and keeps the rate ratio (model: a newcomer at

@@ -67,6 +67,8 @@
 #include <linux/module.h>
 #include <net/tcp.h>
 #include <linux/inet_diag.h>
+#include <linux/jhash.h>
+#include <net/netns/hash.h>
 #include "dcc/dcc.h"
 #include "dcc/ccc.h"
 
@@ -90,7 +92,7 @@ static u32 start_mode;		/* 0: r0 = R_l (paper), 1: IW / RTT */
 static u32 init_rate_mbps = 100;	/* estimate mode: R_l floor */
 static u32 fair_ai_pml = 31;	/* stalled-H^i additive step, per mille of
 				 * R_l per RTT_min (~1/32); 0 = paper-exact */
-static u32 share_base_rtt = 1;	/* RTT_min: min over the host's CCC flows to
+static u32 share_base_rtt = 1;	/* RTT_min: min over the netns's CCC flows to
 				 * the destination (base_rtt_us = 0 only) */
 
 dcc_param_range(q_b_us, q_b_us, 1, 1000000,  0644,
@@ -120,7 +122,7 @@ dcc_param_range(init_rate_mbps, init_rate_mbps, 1, 800000, 0644,
 dcc_param_range(fair_ai_pml, fair_ai_pml, 0, 1000, 0644,
 		"additive fairness step while the state is stalled below q_B, per mille of R_l per RTT_min (0 = paper-exact law)");
 dcc_param_range(share_base_rtt, share_base_rtt, 0, 1, 0644,
-		"base_rtt_us = 0: use the lowest min RTT of this host's CCC flows to the same destination");
+		"base_rtt_us = 0: use the lowest min RTT of the CCC flows of this network namespace to the same destination");
 
 /*
  * Estimate mode (line_rate_mbps = 0): R_l is the highest delivery rate
@@ -273,16 +275,23 @@ static void ccc_init(struct sock *sk)
  * low by up to q_B, keeps increasing while the others decrease, and takes
  * the link (the guest once ended a join at 80 vs 15 Mbit/s; the model's
  * join, selftests/unit/test_ccc_law.c, ends at 99.9 vs 0.1).  So with
- * base_rtt_us = 0 a flow uses the lowest min RTT that any CCC flow of this
- * host has seen to the same destination address: flows that share a path
- * then share RTT_min as the paper assumes.  Host-wide like the R_l
- * estimate, keyed by the destination address only (a collision between
- * two destinations, or one address in two namespaces with different
- * paths, gives the slower path a low RTT_min: it reads q high and backs
- * off early, the safe direction; a hash-slot collision just falls back
- * to the socket's own minimum).  An entry expires, as tcp_min_rtt()'s
- * window does, when it has not been confirmed for tcp_min_rtt_wlen
- * seconds.  Races between ACKs of different sockets only lose an update.
+ * base_rtt_us = 0 a flow uses the lowest min RTT that any CCC flow of its
+ * network namespace has seen to the same destination: flows that share a path
+ * then share RTT_min as the paper assumes.  Keyed by the destination
+ * address and the network namespace, as the kernel's own per-destination
+ * cache (tcp_metrics) is: what one namespace learns about a path does not
+ * leak into another, which may route the same address differently (the
+ * testbed's sender namespaces are separate hosts with their own base
+ * RTTs).  A key collision (a 32-bit hash of both) gives the slower path
+ * a low RTT_min: it reads q high and backs off early, the safe direction;
+ * a hash-slot collision just falls back to the socket's own minimum.
+ * Two flows of one namespace to one address are assumed to share a path
+ * (one route; ECMP legs differ by microseconds).  Flows of different
+ * hosts cannot share a minimum at all: where they meet at one bottleneck
+ * (incast), RTT_min must be known (base_rtt_us), as the paper assumes.
+ * An entry expires, as tcp_min_rtt()'s window does, when it has not been
+ * confirmed for tcp_min_rtt_wlen seconds.  Races between ACKs of
+ * different sockets only lose an update.
  */
 #define CCC_DST_BITS 6
 static struct {
@@ -292,12 +301,14 @@ static struct {
 
 static u32 ccc_dst_key(const struct sock *sk)
 {
+	u32 addr = (__force u32)sk->sk_daddr;
+
 #if IS_ENABLED(CONFIG_IPV6)
 	if (sk->sk_family == AF_INET6 &&
 	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
-		return ipv6_addr_hash(&sk->sk_v6_daddr);
+		addr = ipv6_addr_hash(&sk->sk_v6_daddr);
 #endif
-	return (__force u32)sk->sk_daddr;
+	return jhash_2words(addr, net_hash_mix(sock_net(sk)), 0);
 }
 
 static u32 ccc_shared_base(const struct sock *sk, u32 own_us)
