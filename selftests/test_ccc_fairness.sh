@@ -5,20 +5,23 @@
 # within 20% of the fair share within a bounded time, and Jain's index >=
 # 0.95 over the last half of the shared period, the link still full.
 #
-# Bound: 4 s = 400 RTT_min, generous on purpose (timing-sensitive figures
-# belong in the benchmark); the userspace model of this code reaches 20%
-# in 10 RTTs for a line-rate newcomer and in 95-110 RTTs for one that
-# starts at 5-20% of C (selftests/unit/test_ccc_law), the paper "within
-# several RTTs" (Fig. 5).  A law without the stalled-H^i additive step
-# (fair_ai_pml = 0), or flows that do not share RTT_min (share_base_rtt =
-# 0), can keep or make a ratio far from 1:1 (issue 8, ccc_common.sh).
-# Throughput is judged in 0.5 s bins.
+# The first flow starts at the line rate (the paper's convention), the
+# newcomer at its initial window per RTT (start_mode=1 for its socket:
+# ~12 Mbit/s, 12% of C), the hard case: below q_B every step but the
+# stalled-H^i additive one is rate-proportional, so the paper's law keeps
+# whatever ratio the join made.  Guest (icount): this code 2.6 s to 20%,
+# Jain 1.0000; with fair_ai_pml = 0 (the paper's law) never within 20% in
+# 10 s, Jain 0.8625; the model: 95-110 vs 530-1150 RTT_min from 5-20% of
+# C (selftests/unit/test_ccc_law), the paper "within several RTTs"
+# (Fig. 5).  Bound: 5 s = 500 RTT_min, generous on purpose
+# (timing-sensitive figures belong in the benchmark).  Throughput is
+# judged in 0.5 s bins.
 source "$(dirname "$0")/ccc_common.sh"
 ccc_require
 ktap_set_plan 5
 
 JOIN=3 DUR2=10
-BOUND_S=4
+BOUND_S=5
 TR=/sys/kernel/tracing
 net_setup --rate-mbit "$CCC_RATE" --rtt-ms "$CCC_RTT" --limit-pkts 300
 net_quickack
@@ -27,6 +30,9 @@ echo 16384 >$TR/buffer_size_kb
 echo 1 >$TR/events/ccc/ccc_ack/enable
 net_start_flows --cc ccc --n 1 --duration $((JOIN + DUR2))
 sleep $JOIN
+# start_mode is read when a socket initialises: the newcomer's only
+dcc_on_exit 'echo 0 >/sys/module/tcp_ccc/parameters/start_mode'
+echo 1 >/sys/module/tcp_ccc/parameters/start_mode
 net_start_flows --cc ccc --n 1 --duration $DUR2
 net_wait_flows || log_warn "a flow reported an error"
 echo 0 >$TR/events/ccc/ccc_ack/enable
