@@ -1026,16 +1026,22 @@ net_summarize() {
 	[[ -s $dir/iperf.csv ]] || echo "t" >"$dir/iperf.csv"
 
 	awk -F'\t' -v t1="$t1" -v t2="$t2" -v rate="$rate" -v dir="$dir" '
-	function qs(A, lo, hi,   i, last, t, m) {
-		if (lo >= hi) return
-		m = int((lo + hi) / 2); t = A[lo]; A[lo] = A[m]; A[m] = t; last = lo
-		for (i = lo + 1; i <= hi; i++) if (A[i] < A[lo]) { last++; t = A[last]; A[last] = A[i]; A[i] = t }
-		t = A[lo]; A[lo] = A[last]; A[last] = t
-		qs(A, lo, last - 1); qs(A, last + 1, hi)
+	# heap sort, ascending: no recursion (a recursive quicksort went n deep
+	# on a run of equal backlog samples and hit the eval stack limit of mawk)
+	function sift(A, r, n,   c, t) {
+		while ((c = 2 * r) <= n) {
+			if (c < n && A[c + 1] > A[c]) c++
+			if (A[r] >= A[c]) return
+			t = A[r]; A[r] = A[c]; A[c] = t; r = c
+		}
+	}
+	function hsort(A, n,   i, t) {
+		for (i = int(n / 2); i >= 1; i--) sift(A, i, n)
+		for (i = n; i > 1; i--) { t = A[1]; A[1] = A[i]; A[i] = t; sift(A, 1, i - 1) }
 	}
 	function pct(A, n, p,   r) {
 		if (n == 0) return "nan"
-		qs(A, 1, n); r = int(p / 100 * n); if (r < p / 100 * n) r++; if (r < 1) r = 1
+		hsort(A, n); r = int(p / 100 * n); if (r < p / 100 * n) r++; if (r < 1) r = 1
 		return A[r]
 	}
 	function f3(x) { return (x == "nan" ? x : sprintf("%.3f", x)) }
