@@ -85,6 +85,15 @@ static inline u64 dcc_rx_time_us(const struct sock *sk)
 u32 dcc_base_rtt_us(const struct sock *sk, u32 param_us);
 
 /*
+ * The lowest min RTT any dcc flow of this socket's network namespace has
+ * seen to its destination address (expires after tcp_min_rtt_wlen), with
+ * @own_us (the socket's own minimum, 0 = none) folded in: min(table,
+ * own), or 0 if neither exists.  For flows that join a standing queue
+ * (dcc_lib.c explains the keying and its limits).  Any context.
+ */
+u32 dcc_shared_min_rtt_us(const struct sock *sk, u32 own_us);
+
+/*
  * Ask the stack to pace this socket itself (SK_PACING_NEEDED) unless fq
  * already does (tcp_bbr's bbr_init pattern).  Call from init.
  */

@@ -67,8 +67,6 @@
 #include <linux/module.h>
 #include <net/tcp.h>
 #include <linux/inet_diag.h>
-#include <linux/jhash.h>
-#include <net/netns/hash.h>
 #include "dcc/dcc.h"
 #include "dcc/ccc.h"
 
@@ -269,73 +267,14 @@ static void ccc_init(struct sock *sk)
  * Shared RTT_min (issue 8).  The paper takes RTT_min as known (4.3.1) and
  * relies on every flow of a bottleneck seeing the same q = RTT - RTT_min:
  * that is what makes Irr "the same for each flow" (eq. 6) and the target
- * q_B the same queue.  tcp_min_rtt() is per socket, and a flow that
- * starts while CCC holds a standing queue (~q_B) never sees the empty
- * path: its SYN and all its samples include that queue, so it reads q
- * low by up to q_B, keeps increasing while the others decrease, and takes
- * the link (the guest once ended a join at 80 vs 15 Mbit/s; the model's
- * join, selftests/unit/test_ccc_law.c, ends at 99.9 vs 0.1).  So with
- * base_rtt_us = 0 a flow uses the lowest min RTT that any CCC flow of its
- * network namespace has seen to the same destination: flows that share a path
- * then share RTT_min as the paper assumes.  Keyed by the destination
- * address and the network namespace, as the kernel's own per-destination
- * cache (tcp_metrics) is: what one namespace learns about a path does not
- * leak into another, which may route the same address differently (the
- * testbed's sender namespaces are separate hosts with their own base
- * RTTs).  A key collision (a 32-bit hash of both) gives the slower path
- * a low RTT_min: it reads q high and backs off early, the safe direction;
- * a hash-slot collision just falls back to the socket's own minimum.
- * Two flows of one namespace to one address are assumed to share a path
- * (one route; ECMP legs differ by microseconds).  Flows of different
- * hosts cannot share a minimum at all: where they meet at one bottleneck
- * (incast), RTT_min must be known (base_rtt_us), as the paper assumes.
- * An entry expires, as tcp_min_rtt()'s window does, when it has not been
- * confirmed for tcp_min_rtt_wlen seconds.  Races between ACKs of
- * different sockets only lose an update.
+ * q_B the same queue.  A flow that starts on CCC's standing queue (~q_B)
+ * never sees the empty path with its own tcp_min_rtt(), reads q low by
+ * up to q_B and takes the link (the guest once ended a join at 80 vs 15
+ * Mbit/s; the model's join, selftests/unit/test_ccc_law.c, ends at 99.9
+ * vs 0.1).  So with base_rtt_us = 0 and share_base_rtt = 1, RTT_min is
+ * dcc_shared_min_rtt_us(): the lowest min RTT of this network namespace's
+ * dcc flows to the destination (dcc_lib.c: keying, expiry, limits).
  */
-#define CCC_DST_BITS 6
-static struct {
-	u64 v;			/* key << 32 | min RTT (us), 0 = empty */
-	unsigned long stamp;	/* jiffies it was last lowered or confirmed */
-} ccc_dst[1 << CCC_DST_BITS];
-
-static u32 ccc_dst_key(const struct sock *sk)
-{
-	u32 addr = (__force u32)sk->sk_daddr;
-
-#if IS_ENABLED(CONFIG_IPV6)
-	if (sk->sk_family == AF_INET6 &&
-	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
-		addr = ipv6_addr_hash(&sk->sk_v6_daddr);
-#endif
-	return jhash_2words(addr, net_hash_mix(sock_net(sk)), 0);
-}
-
-static u32 ccc_shared_base(const struct sock *sk, u32 own_us)
-{
-	u32 key = ccc_dst_key(sk);
-	u32 slot = hash_32(key, CCC_DST_BITS);
-	u64 v = READ_ONCE(ccc_dst[slot].v);
-	unsigned long stamp = READ_ONCE(ccc_dst[slot].stamp);
-	unsigned long wlen = (unsigned long)READ_ONCE(
-		sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen) * HZ;
-	u32 min_us = (u32)v;
-	bool valid = (u32)(v >> 32) == key && min_us &&
-		     time_before(jiffies, stamp + wlen);
-
-	if (valid && min_us < own_us)
-		return min_us;
-	/*
-	 * Claim, lower or renew the entry; confirming an equal minimum
-	 * writes at most once a second (one cache line shared by the host).
-	 */
-	if (!valid || own_us < min_us || time_after(jiffies, stamp + HZ)) {
-		WRITE_ONCE(ccc_dst[slot].v, ((u64)key << 32) | own_us);
-		WRITE_ONCE(ccc_dst[slot].stamp, jiffies);
-	}
-	return own_us;
-}
-
 static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -359,7 +298,7 @@ static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	if (ca->flags & CCC_F_AUTO_BASE) {
 		b = dcc_base_rtt_us(sk, 0);
 		if (b && READ_ONCE(share_base_rtt))
-			b = ccc_shared_base(sk, b);
+			b = dcc_shared_min_rtt_us(sk, b);
 		if (b)
 			ca->rttmin_us = b;
 	} else if (!ca->rttmin_us) {

@@ -6,14 +6,16 @@
  * between algorithm modules: the batched least-squares gradient estimator
  * (bls.c), sliding-window medians (median.c), fixed-point helpers (fixp.c),
  * and, in this file, the kernel glue: turning a rate_sample into a clean
- * per-ACK sample, applying a rate and a cwnd cap, and validated module
- * parameters.  The API is documented in include/dcc/dcc.h.
+ * per-ACK sample, the base RTT (own or shared per destination), applying
+ * a rate and a cwnd cap, and validated module parameters.  The API is documented in include/dcc/dcc.h.
  *
  * Nothing here sleeps or allocates: every function may run in softirq.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
+#include <linux/jhash.h>
 #include <net/tcp.h>
+#include <net/netns/hash.h>
 #include "dcc/dcc.h"
 
 bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
@@ -80,6 +82,79 @@ u32 dcc_base_rtt_us(const struct sock *sk, u32 param_us)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(dcc_base_rtt_us);
+
+/*
+ * Shared base RTT.  An algorithm that measures queueing delay against
+ * RTT_min needs every flow of a bottleneck to see the same empty-path
+ * RTT.  tcp_min_rtt() is per socket, and a flow that starts while the
+ * others hold a standing queue never sees the empty path: its SYN and
+ * all its samples include that queue, so it reads its queueing delay low
+ * by up to the queue, keeps increasing while the others decrease, and
+ * takes the link (CCC, issue 8: a guest join ended at 80 vs 15 Mbit/s).
+ * So a flow may use the lowest min RTT that any dcc flow of its network
+ * namespace has seen to the same destination address: flows that share a
+ * path then share the base RTT, as the delay-based papers assume.
+ *
+ * Keyed by destination address and network namespace, as the kernel's
+ * own per-destination cache (tcp_metrics) is: one namespace's path never
+ * lends its minimum to another's (the testbed's sender namespaces stand
+ * for separate hosts with their own base RTTs).  A key collision (a
+ * 32-bit hash of both) gives the slower path a low base: it reads more
+ * queue and backs off early, the safe direction; a hash-slot collision
+ * just falls back to the socket's own minimum.  Two flows of one
+ * namespace to one address are assumed to share a path (one route; ECMP
+ * legs differ by microseconds).  Flows of different hosts cannot share a
+ * minimum at all: where they meet (incast), the base RTT must be known
+ * (the modules' base_rtt_us), as the papers assume.  An entry expires, as
+ * tcp_min_rtt()'s window does, when it has not been confirmed for
+ * tcp_min_rtt_wlen seconds.  64 slots, one per destination in use; races
+ * between ACKs of different sockets only lose an update.
+ */
+#define DCC_DST_BITS 6
+static struct {
+	u64 v;			/* key << 32 | min RTT (us), 0 = empty */
+	unsigned long stamp;	/* jiffies it was last lowered or confirmed */
+} dcc_dst[1 << DCC_DST_BITS];
+
+static u32 dcc_dst_key(const struct sock *sk)
+{
+	u32 addr = (__force u32)sk->sk_daddr;
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6 &&
+	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
+		addr = ipv6_addr_hash(&sk->sk_v6_daddr);
+#endif
+	return jhash_2words(addr, net_hash_mix(sock_net(sk)), 0);
+}
+
+u32 dcc_shared_min_rtt_us(const struct sock *sk, u32 own_us)
+{
+	u32 key = dcc_dst_key(sk);
+	u32 slot = hash_32(key, DCC_DST_BITS);
+	u64 v = READ_ONCE(dcc_dst[slot].v);
+	unsigned long stamp = READ_ONCE(dcc_dst[slot].stamp);
+	unsigned long wlen = (unsigned long)READ_ONCE(
+		sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen) * HZ;
+	u32 min_us = (u32)v;
+	bool valid = (u32)(v >> 32) == key && min_us &&
+		     time_before(jiffies, stamp + wlen);
+
+	if (!own_us)
+		return valid ? min_us : 0;
+	if (valid && min_us < own_us)
+		return min_us;
+	/*
+	 * Claim, lower or renew the entry; confirming an equal minimum
+	 * writes at most once a second (one cache line shared by the host).
+	 */
+	if (!valid || own_us < min_us || time_after(jiffies, stamp + HZ)) {
+		WRITE_ONCE(dcc_dst[slot].v, ((u64)key << 32) | own_us);
+		WRITE_ONCE(dcc_dst[slot].stamp, jiffies);
+	}
+	return own_us;
+}
+EXPORT_SYMBOL_GPL(dcc_shared_min_rtt_us);
 
 void dcc_pacing_init(struct sock *sk)
 {
