@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The per-ACK body shared by bench_swift.c and bench_lswift.c (bench.h):
- * swift_cong_control runs the same math for "swift" and "lswift" on every
- * ACK (Algorithm 1 via swift_on_ack, then swift_apply's pacing rate and
- * snd_cwnd from the Q16 window).  The variants differ only on a
- * SACK-detected loss (LSwift's gate of lswift_k successive missing
- * segments, swift_lazy_gate), which this loss-free load never reaches.
- * MSwift's median buffer makes its body different: bench_mswift.c.
+ * The per-ACK body shared by bench_swift.c, bench_lswift.c and
+ * bench_mswift.c (bench.h): swift_cong_control runs the same math for
+ * "swift" and "lswift" on every ACK (Algorithm 1 via swift_on_ack, then
+ * swift_apply's pacing rate and snd_cwnd from the Q16 window).  The two
+ * differ only on a SACK-detected loss (LSwift's gate of lswift_k
+ * successive missing segments, swift_lazy_gate), which this loss-free
+ * load never reaches.  With BENCH_SWIFT_MEDIAN defined (MSwift) each
+ * delay first goes through the median window of the last H = max(W/2, 1)
+ * ACKs (swift_median_h, h_cap 128, one segment per ACK; a dcc_medbuf on
+ * the heap, as the module's).
  * Parameters: the module defaults (relative target = base RTT + 25 us,
  * flow scaling 125 us between 0.1 and 100 packets, ai 1 packet per RTT,
  * beta 0.8, max_mdf 0.5, init_cwnd 10, pacing 200 % of cwnd / srtt).
@@ -21,13 +24,21 @@
 
 #include "bench.h"
 #include <dcc/swift.h>
+#ifdef BENCH_SWIFT_MEDIAN
+#include <dcc/median.h>
+#endif
 
 #define MSS 1448
 #define GAP_US 116
 #define BASE_US 10000
+#define H_CAP 128
+#define SPA_Q8 256	/* one segment per ACK */
 
 static struct swift_law_cfg cfg;
 static struct swift_law law;
+#ifdef BENCH_SWIFT_MEDIAN
+static struct dcc_medbuf med;
+#endif
 static u64 rate_sum, cwnd_sum;
 static uint64_t seed = 42;
 
@@ -43,6 +54,9 @@ void bench_setup(void)
 	};
 	swift_cfg_fs(&cfg, SWIFT_MPKT_TO_Q16(100), 100ULL << SWIFT_SHIFT);
 	law = (struct swift_law){ .cwnd = 10ULL << SWIFT_SHIFT };
+#ifdef BENCH_SWIFT_MEDIAN
+	dcc_medbuf_init(&med, H_CAP);	/* heap buffer, as the module's */
+#endif
 }
 
 void __attribute__((noinline)) bench_ack(uint32_t i)
@@ -51,7 +65,13 @@ void __attribute__((noinline)) bench_ack(uint32_t i)
 	u32 phase = (u32)(t % 40000);	/* queue ramps 0..8 ms and back */
 	u32 q = phase < 20000 ? phase * 2 / 5 : (40000 - phase) * 2 / 5;
 	u32 srtt = BASE_US + q;
-	u32 delay_us = srtt + (u32)(bench_rand(&seed) % 400);
+	u32 rtt_us = srtt + (u32)(bench_rand(&seed) % 400);
+#ifdef BENCH_SWIFT_MEDIAN
+	u16 h = swift_median_h(law.cwnd, SPA_Q8, H_CAP);
+	u32 delay_us = dcc_medbuf_push(&med, rtt_us, h);
+#else
+	u32 delay_us = rtt_us;
+#endif
 	u64 target_ns;
 
 	swift_on_ack(&law, &cfg, t, srtt, (u64)delay_us * 1000, 1, true,
