@@ -42,4 +42,16 @@ static inline uint64_t bench_rand(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/*
+ * The common synthetic load's queueing delay at time @t_us (us): a queue
+ * that builds from 0 to 8 ms over 20 ms and drains back over the next 20,
+ * so a law sees both its increase and its decrease branch every 40 ms.
+ */
+static inline uint32_t bench_queue_us(uint64_t t_us)
+{
+	uint32_t phase = (uint32_t)(t_us % 40000);
+
+	return phase < 20000 ? phase * 2 / 5 : (40000 - phase) * 2 / 5;
+}
+
 #endif /* _DCC_BENCH_H */

@@ -58,8 +58,7 @@ void bench_setup(void)
 void __attribute__((noinline)) bench_ack(uint32_t i)
 {
 	u64 t = (u64)i * GAP_US;
-	u32 phase = (u32)(t % 40000);	/* queue ramps 0..8 ms and back */
-	u32 q = phase < 20000 ? phase * 2 / 5 : (40000 - phase) * 2 / 5;
+	u32 q = bench_queue_us(t);	/* queue ramps 0..8 ms and back */
 	struct ccc_ack a = {
 		.rx_us = (u32)t,
 		.rtt_us = BASE_US + q + (u32)(bench_rand(&seed) % 400),
