@@ -7,7 +7,8 @@
  * (bls.c), sliding-window medians (median.c), fixed-point helpers (fixp.c),
  * and, in this file, the kernel glue: turning a rate_sample into a clean
  * per-ACK sample, the base RTT (own or shared per destination), applying
- * a rate and a cwnd cap, and validated module parameters.  The API is documented in include/dcc/dcc.h.
+ * a rate and a cwnd cap, and validated module parameters.  The API is
+ * documented in include/dcc/dcc.h.
  *
  * Nothing here sleeps or allocates: every function may run in softirq.
  */
