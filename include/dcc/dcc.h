@@ -26,6 +26,28 @@
 #include "bls.h"
 #include "median.h"
 
+/*
+ * Lifecycle: what every dcc module assumes of the stack, and does.
+ *
+ * The stack zeroes icsk_ca_priv whenever it assigns a CC, but calls init
+ * only when the connection is established (tcp_init_transfer()), or at
+ * once for setsockopt(TCP_CONGESTION) on an established socket.  When the
+ * CC is chosen earlier -- the system or namespace default, setsockopt
+ * before connect(), a route's congctl, a listener's CC inherited by its
+ * children -- the handshake's own ACK reaches cong_control, and an RTO of
+ * the SYN reaches ssthresh, set_state and cwnd_event, before init; a
+ * connection that never completes gets release without init.  So, in
+ * every module:
+ *  - the state carries an "initialised" flag, set by init;
+ *  - before init, cong_control returns without acting (the handshake ACK
+ *    carries nothing a CC needs: tcp_min_rtt() keeps its RTT sample) and
+ *    the other hooks leave the state alone;
+ *  - init never runs twice on one state: a hook must not call it (the
+ *    stack will, and a second init leaks what the first acquired);
+ *  - release undoes exactly what init acquired, and nothing when init
+ *    never ran.
+ */
+
 /* Why dcc_sample_get() rejected an ACK (bit set in sample->why). */
 enum dcc_sample_reject {
 	DCC_SAMPLE_NO_RTT = 1 << 0,	/* rtt_us < 0: nothing newly acked
@@ -89,9 +111,40 @@ u32 dcc_base_rtt_us(const struct sock *sk, u32 param_us);
  * seen to its destination address (expires after tcp_min_rtt_wlen), with
  * @own_us (the socket's own minimum, 0 = none) folded in: min(table,
  * own), or 0 if neither exists.  For flows that join a standing queue
- * (dcc_lib.c explains the keying and its limits).  Any context.
+ * (dcc_lib.c explains the keying and its limits).  Any context; costs a
+ * hash and a shared cache line, so callers look it up once per RTT or
+ * per batch, not per ACK.
  */
 u32 dcc_shared_min_rtt_us(const struct sock *sk, u32 own_us);
+
+/*
+ * dcc_base_rtt_us(sk, 0), lowered to dcc_shared_min_rtt_us() when @share:
+ * the auto base RTT of the modules that share it (OSCAR, CCC).
+ */
+u32 dcc_auto_base_rtt_us(const struct sock *sk, bool share);
+
+/*
+ * Estimated line rate for flows that are not told it (estimate mode of
+ * OSCAR's mu and CCC's R_l): the highest rate @observed_Bps any dcc flow
+ * of this network namespace has reported through the same egress device,
+ * within tcp_min_rtt_wlen seconds, at least @floor_Bps.  @observed_Bps = 0
+ * only reads.  Per device, so a loopback flow's rate is no estimate for
+ * the NIC; per namespace, as the min-RTT table; windowed, so one burst
+ * does not raise it for as long as the module stays loaded.  Bytes/s, in
+ * steps of DCC_RATE_STEP_BPS, at most DCC_RATE_MAX_BPS.
+ */
+u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_Bps, u64 floor_Bps);
+#define DCC_RATE_STEP_BPS 8000ULL	/* 64 kbit/s: the table's rate unit */
+
+/*
+ * CA_EVENT_TX_START means "a send with nothing in flight": after a real
+ * idle period, but also every round of a flow whose whole window one ACK
+ * clears.  True only for the former: the last delivery (tp->delivered_mstamp,
+ * us) is more than @gap_us (at least 1 us) before this send.  Call from
+ * cwnd_event(CA_EVENT_TX_START), which runs before the stack stamps the
+ * new skb.
+ */
+bool dcc_tx_start_after_idle(const struct sock *sk, u32 gap_us);
 
 /*
  * Ask the stack to pace this socket itself (SK_PACING_NEEDED) unless fq
@@ -101,12 +154,29 @@ void dcc_pacing_init(struct sock *sk);
 
 /* Floor for any cwnd dcc sets, packets (TSO/delayed-ACK safe). */
 #define DCC_MIN_CWND 2
+/*
+ * Ceiling, packets: tcp_snd_cwnd_set() warns at >= 2^31, and a route or
+ * sysctl may leave snd_cwnd_clamp at ~0U; 2^30 packets is 1.5 TB in flight.
+ */
+#define DCC_MAX_CWND (1U << 30)
+
+/* cwnd in packets from a byte window, within [DCC_MIN_CWND, the clamps] */
+static inline u32 dcc_cwnd_pkts(const struct tcp_sock *tp, u64 cwnd_bytes)
+{
+	u32 mss = max_t(u32, tp->mss_cache, 1);
+	/* <= 2^30 * 2^32 before rounding up: no overflow */
+	u64 cwnd = DIV_ROUND_UP_ULL(min_t(u64, cwnd_bytes,
+					  (u64)DCC_MAX_CWND * mss), mss);
+
+	return (u32)clamp_t(u64, cwnd, DCC_MIN_CWND,
+			    min_t(u32, tp->snd_cwnd_clamp, DCC_MAX_CWND));
+}
 
 /*
  * Apply a decision: pacing rate @rate_Bps (clamped to sk_max_pacing_rate,
  * at least 1 packet per second) and cwnd = ceil(@cwnd_bytes / mss), clamped
- * to [DCC_MIN_CWND, snd_cwnd_clamp].  Idempotent and cheap: call on every
- * ACK.
+ * to [DCC_MIN_CWND, min(snd_cwnd_clamp, DCC_MAX_CWND)].  Idempotent and
+ * cheap: call on every ACK.
  */
 void dcc_apply(struct sock *sk, u64 rate_Bps, u64 cwnd_bytes);
 
@@ -139,5 +209,16 @@ extern const struct kernel_param_ops dcc_param_ops_range;
 	module_param_cb(name, &dcc_param_ops_range,			\
 			&__dcc_range_##name, perm);			\
 	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+
+/* kernel_param_ops that shows an atomic_t (no .set: read-only) */
+extern const struct kernel_param_ops dcc_param_ops_counter;
+
+/*
+ * dcc_param_counter(name, var, desc): a read-only module parameter showing
+ * atomic_t @var, for counters that sockets update concurrently.
+ */
+#define dcc_param_counter(name, var, desc)				\
+	module_param_cb(name, &dcc_param_ops_counter, &(var), 0444);	\
+	MODULE_PARM_DESC(name, desc " (read-only)")
 
 #endif /* _DCC_DCC_H */

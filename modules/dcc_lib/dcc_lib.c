@@ -6,8 +6,9 @@
  * between algorithm modules: the batched least-squares gradient estimator
  * (bls.c), sliding-window medians (median.c), fixed-point helpers (fixp.c),
  * and, in this file, the kernel glue: turning a rate_sample into a clean
- * per-ACK sample, the base RTT (own or shared per destination), applying
- * a rate and a cwnd cap, and validated module parameters.  The API is
+ * per-ACK sample, the base RTT (own or shared per destination), the
+ * line-rate estimate, idle detection, applying a rate and a cwnd cap,
+ * and validated module parameters and counters.  The API is
  * documented in include/dcc/dcc.h.
  *
  * Nothing here sleeps or allocates: every function may run in softirq.
@@ -91,7 +92,7 @@ EXPORT_SYMBOL_GPL(dcc_base_rtt_us);
  * others hold a standing queue never sees the empty path: its SYN and
  * all its samples include that queue, so it reads its queueing delay low
  * by up to the queue, keeps increasing while the others decrease, and
- * takes the link (CCC, issue 8: a guest join ended at 80 vs 15 Mbit/s).
+ * takes the link (CCC: a guest join ended at 80 vs 15 Mbit/s).
  * So a flow may use the lowest min RTT that any dcc flow of its network
  * namespace has seen to the same destination address: flows that share a
  * path then share the base RTT, as the delay-based papers assume.
@@ -99,25 +100,88 @@ EXPORT_SYMBOL_GPL(dcc_base_rtt_us);
  * Keyed by destination address and network namespace, as the kernel's
  * own per-destination cache (tcp_metrics) is: one namespace's path never
  * lends its minimum to another's (the testbed's sender namespaces stand
- * for separate hosts with their own base RTTs).  A key collision (a
- * 32-bit hash of both) gives the slower path a low base: it reads more
- * queue and backs off early, the safe direction; a hash-slot collision
- * just falls back to the socket's own minimum.  Two flows of one
- * namespace to one address are assumed to share a path (one route; ECMP
- * legs differ by microseconds).  Flows of different hosts cannot share a
- * minimum at all: where they meet (incast), the base RTT must be known
- * (the modules' base_rtt_us), as the papers assume.  An entry expires, as
- * tcp_min_rtt()'s window does, when it has not been confirmed for
- * tcp_min_rtt_wlen seconds.  64 slots, one per destination in use; races
- * between ACKs of different sockets only lose an update.
+ * for separate hosts with their own base RTTs).  A key collision (24 bits
+ * of a hash of both, within one slot) gives the slower path a low base:
+ * it reads more queue and backs off early, the safe direction; a slot
+ * taken by another key just falls back to the socket's own minimum.  Two
+ * flows of one namespace to one address are assumed to share a path (one
+ * route; ECMP legs differ by microseconds).  Flows of different hosts
+ * cannot share a minimum at all: where they meet (incast), the base RTT
+ * must be known (the modules' base_rtt_us), as the papers assume.  An
+ * entry expires, as tcp_min_rtt()'s window does, when it has not been
+ * confirmed for tcp_min_rtt_wlen seconds.
+ *
+ * The line-rate estimate (dcc_shared_line_rate) lives in a second table
+ * of the same shape, keyed by namespace and egress device: a maximum
+ * instead of a minimum.
+ *
+ * Each slot is one atomic 64-bit word, read and written whole, so a
+ * reader never pairs one entry's value with another's stamp:
+ *
+ *	bits 63..40  key   (24 bits of the hash)
+ *	bits 39..16  value (24 bits: min RTT in us, capped at 2^24 - 1 =
+ *		     16.7 s; or a rate in DCC_RATE_STEP_BPS units, 800
+ *		     Gbit/s = 12.5e6 < 2^24)
+ *	bits 15..0   stamp (2-second ticks of jiffies, mod 2^16 = 36 h, more
+ *		     than tcp_min_rtt_wlen's 24 h maximum)
+ *
+ * 64 slots per table, one per destination (device) in use.  Writes are
+ * plain stores: two flows updating one slot at once only lose an update.
+ * A confirmation rewrites a slot at most once per stamp tick, so the
+ * host-wide cache line is written every 2 s, not per ACK; the callers
+ * look up once per RTT or per batch.
  */
-#define DCC_DST_BITS 6
-static struct {
-	u64 v;			/* key << 32 | min RTT (us), 0 = empty */
-	unsigned long stamp;	/* jiffies it was last lowered or confirmed */
-} dcc_dst[1 << DCC_DST_BITS];
+#define DCC_TBL_BITS	6
+#define DCC_TBL_SLOTS	(1 << DCC_TBL_BITS)
+#define DCC_VAL_MAX	((1U << 24) - 1)
+#define DCC_TICK_SECS	2
 
-static u32 dcc_dst_key(const struct sock *sk)
+static atomic64_t dcc_rtt_tbl[DCC_TBL_SLOTS];
+static atomic64_t dcc_rate_tbl[DCC_TBL_SLOTS];
+
+struct dcc_slot {
+	u32 key;	/* 24 bits */
+	u32 val;	/* 24 bits; 0 = empty */
+	u32 stamp;	/* 16 bits */
+};
+
+static u32 dcc_tick(void)
+{
+	return (u32)(jiffies / (DCC_TICK_SECS * HZ)) & 0xffff;
+}
+
+static struct dcc_slot dcc_slot_unpack(u64 v)
+{
+	return (struct dcc_slot){
+		.key = (u32)(v >> 40),
+		.val = (u32)(v >> 16) & DCC_VAL_MAX,
+		.stamp = (u32)v & 0xffff,
+	};
+}
+
+static u64 dcc_slot_pack(u32 key, u32 val, u32 stamp)
+{
+	return ((u64)key << 40) | ((u64)val << 16) | stamp;
+}
+
+/* A slot holds @key's entry, confirmed within tcp_min_rtt_wlen. */
+static bool dcc_slot_valid(const struct sock *sk, const struct dcc_slot *e,
+			   u32 key, u32 now)
+{
+	u32 wlen = READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen);
+	u32 age = ((now - e->stamp) & 0xffff) * DCC_TICK_SECS;
+
+	return e->key == key && e->val && age < wlen;
+}
+
+/* The table's word for @key: its slot and 24-bit tag. */
+static atomic64_t *dcc_slot_of(atomic64_t *tbl, u32 hash, u32 *key)
+{
+	*key = hash & DCC_VAL_MAX;
+	return &tbl[hash_32(hash, DCC_TBL_BITS)];
+}
+
+static u32 dcc_dst_hash(const struct sock *sk)
 {
 	u32 addr = (__force u32)sk->sk_daddr;
 
@@ -131,31 +195,100 @@ static u32 dcc_dst_key(const struct sock *sk)
 
 u32 dcc_shared_min_rtt_us(const struct sock *sk, u32 own_us)
 {
-	u32 key = dcc_dst_key(sk);
-	u32 slot = hash_32(key, DCC_DST_BITS);
-	u64 v = READ_ONCE(dcc_dst[slot].v);
-	unsigned long stamp = READ_ONCE(dcc_dst[slot].stamp);
-	unsigned long wlen = (unsigned long)READ_ONCE(
-		sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen) * HZ;
-	u32 min_us = (u32)v;
-	bool valid = (u32)(v >> 32) == key && min_us &&
-		     time_before(jiffies, stamp + wlen);
+	u32 key, now = dcc_tick();
+	atomic64_t *slot = dcc_slot_of(dcc_rtt_tbl, dcc_dst_hash(sk), &key);
+	struct dcc_slot e = dcc_slot_unpack(atomic64_read(slot));
+	bool valid = dcc_slot_valid(sk, &e, key, now);
 
+	own_us = min_t(u32, own_us, DCC_VAL_MAX);
 	if (!own_us)
-		return valid ? min_us : 0;
-	if (valid && min_us < own_us)
-		return min_us;
-	/*
-	 * Claim, lower or renew the entry; confirming an equal minimum
-	 * writes at most once a second (one cache line shared by the host).
-	 */
-	if (!valid || own_us < min_us || time_after(jiffies, stamp + HZ)) {
-		WRITE_ONCE(dcc_dst[slot].v, ((u64)key << 32) | own_us);
-		WRITE_ONCE(dcc_dst[slot].stamp, jiffies);
-	}
+		return valid ? e.val : 0;
+	if (valid && e.val < own_us)
+		return e.val;
+	/* claim, lower or renew the entry (at most once per tick if equal) */
+	if (!valid || own_us < e.val || e.stamp != now)
+		atomic64_set(slot, dcc_slot_pack(key, own_us, now));
 	return own_us;
 }
 EXPORT_SYMBOL_GPL(dcc_shared_min_rtt_us);
+
+u32 dcc_auto_base_rtt_us(const struct sock *sk, bool share)
+{
+	u32 b = dcc_base_rtt_us(sk, 0);
+
+	return b && share ? dcc_shared_min_rtt_us(sk, b) : b;
+}
+EXPORT_SYMBOL_GPL(dcc_auto_base_rtt_us);
+
+/* the egress device's index, 0 if the socket has no route yet */
+static int dcc_egress_ifindex(const struct sock *sk)
+{
+	const struct dst_entry *dst;
+	int ifindex = 0;
+
+	rcu_read_lock();
+	dst = __sk_dst_get((struct sock *)sk);
+	if (dst && dst->dev)
+		ifindex = dst->dev->ifindex;
+	rcu_read_unlock();
+	return ifindex;
+}
+
+u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_Bps, u64 floor_Bps)
+{
+	u32 key, now = dcc_tick();
+	u32 hash = jhash_2words((u32)dcc_egress_ifindex(sk),
+				net_hash_mix(sock_net(sk)), 1);
+	atomic64_t *slot = dcc_slot_of(dcc_rate_tbl, hash, &key);
+	struct dcc_slot e = dcc_slot_unpack(atomic64_read(slot));
+	u32 obs = (u32)min_t(u64, div_u64(min_t(u64, observed_Bps, DCC_RATE_MAX_BPS),
+					  DCC_RATE_STEP_BPS), DCC_VAL_MAX);
+	u32 best = dcc_slot_valid(sk, &e, key, now) ? e.val : 0;
+
+	/*
+	 * Raise or claim; a rate within 1/8 of the entry confirms it (once
+	 * per tick), so the maximum lasts while flows run near it and lapses
+	 * tcp_min_rtt_wlen after they stop.
+	 */
+	if (obs > best || (obs && obs >= best - best / 8 && e.stamp != now))
+		atomic64_set(slot, dcc_slot_pack(key, max(obs, best), now));
+	return max_t(u64, (u64)max(best, obs) * DCC_RATE_STEP_BPS, floor_Bps);
+}
+EXPORT_SYMBOL_GPL(dcc_shared_line_rate);
+
+/* Live entries of both tables (read-only parameter shared_entries). */
+static int dcc_shared_entries_get(char *buf, const struct kernel_param *kp)
+{
+	u32 now = dcc_tick(), n = 0, i;
+	/* the expiry window of the initial namespace bounds what is shown */
+	u32 wlen = READ_ONCE(init_net.ipv4.sysctl_tcp_min_rtt_wlen);
+
+	for (i = 0; i < DCC_TBL_SLOTS; i++) {
+		struct dcc_slot r = dcc_slot_unpack(atomic64_read(&dcc_rtt_tbl[i]));
+		struct dcc_slot l = dcc_slot_unpack(atomic64_read(&dcc_rate_tbl[i]));
+
+		n += r.val && ((now - r.stamp) & 0xffff) * DCC_TICK_SECS < wlen;
+		n += l.val && ((now - l.stamp) & 0xffff) * DCC_TICK_SECS < wlen;
+	}
+	return sysfs_emit(buf, "%u\n", n);
+}
+
+static const struct kernel_param_ops dcc_shared_entries_ops = {
+	.get = dcc_shared_entries_get,
+};
+module_param_cb(shared_entries, &dcc_shared_entries_ops, NULL, 0444);
+MODULE_PARM_DESC(shared_entries,
+		 "live entries of the shared min-RTT and line-rate tables (read-only; at most 128)");
+
+bool dcc_tx_start_after_idle(const struct sock *sk, u32 gap_us)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 last = tp->delivered_mstamp;
+
+	return last && tp->tcp_mstamp > last &&
+	       tp->tcp_mstamp - last > max_t(u32, gap_us, 1);
+}
+EXPORT_SYMBOL_GPL(dcc_tx_start_after_idle);
 
 void dcc_pacing_init(struct sock *sk)
 {
@@ -180,14 +313,10 @@ void dcc_apply(struct sock *sk, u64 rate_Bps, u64 cwnd_bytes)
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 mss = max_t(u32, tp->mss_cache, 1);
 	u64 max_rate = READ_ONCE(sk->sk_max_pacing_rate);
-	u64 cwnd;
 
 	rate_Bps = clamp_t(u64, rate_Bps, mss, max_rate);
 	WRITE_ONCE(sk->sk_pacing_rate, (unsigned long)rate_Bps);
-
-	cwnd = DIV_ROUND_UP_ULL(cwnd_bytes, mss);
-	cwnd = clamp_t(u64, cwnd, DCC_MIN_CWND, tp->snd_cwnd_clamp);
-	tcp_snd_cwnd_set(tp, (u32)cwnd);
+	tcp_snd_cwnd_set(tp, dcc_cwnd_pkts(tp, cwnd_bytes));
 }
 EXPORT_SYMBOL_GPL(dcc_apply);
 
@@ -216,6 +345,16 @@ const struct kernel_param_ops dcc_param_ops_range = {
 	.get = dcc_param_get_range,
 };
 EXPORT_SYMBOL_GPL(dcc_param_ops_range);
+
+static int dcc_param_get_counter(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read((const atomic_t *)kp->arg));
+}
+
+const struct kernel_param_ops dcc_param_ops_counter = {
+	.get = dcc_param_get_counter,
+};
+EXPORT_SYMBOL_GPL(dcc_param_ops_counter);
 
 static int __init dcc_lib_init(void)
 {
