@@ -54,8 +54,10 @@
  *  - stretch ACKs, GRO: the analytical step is per byte acked and the
  *    probing steps per unit of time (rho), so the number of ACKs that
  *    carry a window does not matter;
- *  - RTT_min: base_rtt_us, else tcp_min_rtt(); R_l: line_rate_mbps, else
- *    an estimate (highest delivery rate seen on this host + 25%);
+ *  - RTT_min: base_rtt_us, else tcp_min_rtt() (shared per destination,
+ *    looked up once per RTT round); R_l: line_rate_mbps, else an
+ *    estimate (highest delivery rate + 25% of the namespace's flows
+ *    through the same device, windowed: dcc_shared_line_rate);
  *  - start at R_l (the paper's NS-3 convention, start_mode 0) or at
  *    IW/RTT (start_mode 1); RTO halves r (undone if spurious); restart
  *    after idle forgets the gradient; no increase on app-limited ACKs;
@@ -63,6 +65,7 @@
  *    would bind below r at the target).
  *
  * All state lives in icsk_ca_priv (104 bytes); nothing sleeps or allocates.
+ * Lifecycle as in dcc.h: hooks before init leave the state alone.
  */
 #include <linux/module.h>
 #include <net/tcp.h>
@@ -123,14 +126,14 @@ dcc_param_range(share_base_rtt, share_base_rtt, 0, 1, 0644,
 		"base_rtt_us = 0: use the lowest min RTT of the CCC flows of this network namespace to the same destination");
 
 /*
- * Estimate mode (line_rate_mbps = 0): R_l is the highest delivery rate
- * any CCC socket on this host has measured, + 25%, never below
- * init_rate_mbps; host-wide, because Irr = R_l (1 - q/q_B) must be the
- * same for every flow on a bottleneck (that is what makes it a
- * reference).  It never decreases while the module stays loaded.  The
+ * Estimate mode (line_rate_mbps = 0): R_l is the highest delivery rate,
+ * + 25%, that any dcc flow of the socket's network namespace has measured
+ * through the same egress device within tcp_min_rtt_wlen
+ * (dcc_shared_line_rate), never below init_rate_mbps; shared, because
+ * Irr = R_l (1 - q/q_B) must be the same for every flow on a bottleneck
+ * (that is what makes it a reference).  A socket's R_l never falls.  The
  * paper takes R_l as the known NIC rate: operators should set it.
  */
-static u32 ccc_line_est_kbps;
 
 /* ---- per-socket state: <= 104 bytes, BUILD_BUG_ON'd ------------------- */
 
@@ -188,27 +191,33 @@ static void ccc_cfg_of(const struct sock *sk, const struct ccc *ca,
 	c->r_min = min(c->r_min, c->r_max);
 }
 
-static u32 ccc_line_seed_kbps(void)
+/* Estimate mode: the shared R_l after folding in @rate_Bps (0: read), kbit/s */
+static u32 ccc_line_shared_kbps(const struct sock *sk, u64 rate_Bps)
 {
-	return max(READ_ONCE(ccc_line_est_kbps), READ_ONCE(init_rate_mbps) * 1000);
+	u64 floor = (u64)READ_ONCE(init_rate_mbps) * DCC_MBPS_TO_BPS;
+
+	return (u32)div_u64(dcc_shared_line_rate(sk, rate_Bps, floor), 125);
 }
 
-/* Estimate mode: fold this ACK's delivery rate into the host-wide R_l. */
+/*
+ * Estimate mode: fold the delivery rate of a round's first ACK into the
+ * shared R_l (once per round: the table is a host-wide cache line).
+ */
 static void ccc_line_observe(struct sock *sk, struct ccc *ca,
 			     const struct rate_sample *rs)
 {
-	u64 kbps;
+	u64 rate;
+	u32 kbps;
 
 	if (!(ca->flags & CCC_F_AUTO_LINE) || rs->interval_us <= 0 ||
 	    rs->delivered <= 0)
 		return;
-	/* delivered <= 2^31 pkts * mss < 2^47 bytes * 8e3 / us: fits */
-	kbps = div_u64((u64)rs->delivered * tcp_sk(sk)->mss_cache * 8000,
-		       (u32)rs->interval_us) * 5 / 4;
-	kbps = min_t(u64, kbps, 800000000ULL);
-	if (kbps > READ_ONCE(ccc_line_est_kbps))
-		WRITE_ONCE(ccc_line_est_kbps, (u32)kbps);	/* racy max: benign */
-	ca->line_kbps = max(ca->line_kbps, ccc_line_seed_kbps());
+	/* delivered < 2^31 pkts * mss < 2^47 bytes * 1e6 / us: fits u64 */
+	rate = div_u64((u64)rs->delivered * tcp_sk(sk)->mss_cache * USEC_PER_SEC,
+		       (u32)rs->interval_us);
+	kbps = ccc_line_shared_kbps(sk, rate + rate / 4);
+	if (kbps > ca->line_kbps)
+		WRITE_ONCE(ca->line_kbps, kbps);
 }
 
 /* pacing rate r and cwnd cap: idempotent, run on every ACK */
@@ -247,8 +256,9 @@ static void ccc_init(struct sock *sk)
 		.flags = CCC_F_INITED | (line ? 0 : CCC_F_AUTO_LINE) |
 			 (base ? 0 : CCC_F_AUTO_BASE),
 	};
-	ca->line_kbps = line ? line * 1000 : ccc_line_seed_kbps();
-	ca->rttmin_us = dcc_base_rtt_us(sk, base);	/* 0 if none yet */
+	ca->line_kbps = line ? line * 1000 : ccc_line_shared_kbps(sk, 0);
+	ca->rttmin_us = base ? base :			/* 0 if none yet */
+		dcc_auto_base_rtt_us(sk, READ_ONCE(share_base_rtt));
 
 	ccc_cfg_of(sk, ca, &c);
 	if (READ_ONCE(start_mode) == 1 && ca->rttmin_us)
@@ -273,7 +283,8 @@ static void ccc_init(struct sock *sk)
  * Mbit/s; the model's join, selftests/unit/test_ccc_law.c, ends at 99.9
  * vs 0.1).  So with base_rtt_us = 0 and share_base_rtt = 1, RTT_min is
  * dcc_shared_min_rtt_us(): the lowest min RTT of this network namespace's
- * dcc flows to the destination (dcc_lib.c: keying, expiry, limits).
+ * dcc flows to the destination (dcc_lib.c: keying, expiry, limits), looked
+ * up once per RTT round.
  */
 static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
@@ -283,29 +294,27 @@ static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	struct dcc_sample s;
 	struct ccc_cfg c;
 	struct ccc_ack a;
+	bool round_start;
 	u32 rx, b;
 
-	if (unlikely(!(ca->flags & CCC_F_INITED))) {
-		ccc_init(sk);	/* cong_control before init: set up now */
-		return;
-	}
+	if (unlikely(!(ca->flags & CCC_F_INITED)))
+		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 
-	ccc_line_observe(sk, ca, rs);
+	/* BBR-style delivered-based RTT rounds (spec 8-8) */
+	round_start = !before(rs->prior_delivered, ca->round_end);
+	if (round_start)
+		ccc_line_observe(sk, ca, rs);
 	if (!dcc_sample_get(sk, rs, &s, 0)) {
 		ccc_cfg_of(sk, ca, &c);
 		goto apply;
 	}
-	if (ca->flags & CCC_F_AUTO_BASE) {
-		b = dcc_base_rtt_us(sk, 0);
-		if (b && READ_ONCE(share_base_rtt))
-			b = dcc_shared_min_rtt_us(sk, b);
+	if ((ca->flags & CCC_F_AUTO_BASE) && (round_start || !ca->rttmin_us)) {
+		b = dcc_auto_base_rtt_us(sk, READ_ONCE(share_base_rtt));
 		if (b)
-			ca->rttmin_us = b;
-	} else if (!ca->rttmin_us) {
-		ca->rttmin_us = READ_ONCE(base_rtt_us) ?: s.rtt_us;
+			WRITE_ONCE(ca->rttmin_us, b);
 	}
 	if (!ca->rttmin_us)
-		ca->rttmin_us = max_t(u32, s.rtt_us, 1);
+		WRITE_ONCE(ca->rttmin_us, max_t(u32, s.rtt_us, 1));
 	ccc_cfg_of(sk, ca, &c);
 
 	rx = (u32)s.rx_us;
@@ -317,8 +326,7 @@ static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 		.acked_bytes = s.acked_bytes,
 		.pkts = s.acked,
 		.app_limited = s.app_limited,
-		/* BBR-style delivered-based RTT rounds (spec 8-8) */
-		.round_start = !before(rs->prior_delivered, ca->round_end),
+		.round_start = round_start,
 	};
 	if (a.round_start)
 		ca->round_end = tp->delivered;
@@ -361,8 +369,16 @@ static void ccc_set_state(struct sock *sk, u8 new_state)
 
 static void ccc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
-	if (ev == CA_EVENT_TX_START)	/* a stale Itv would make rho 1 */
-		ccc_forget(inet_csk_ca(sk));
+	struct ccc *ca = inet_csk_ca(sk);
+
+	/*
+	 * Restart after idle: an Itv spanning the gap would make rho 1.  Not
+	 * every TX_START: a window that one ACK clears raises it every round,
+	 * and there Itv is a real inter-ACK time.
+	 */
+	if (ev == CA_EVENT_TX_START && (ca->flags & CCC_F_INITED) &&
+	    dcc_tx_start_after_idle(sk, ca->rttmin_us))
+		ccc_forget(ca);
 }
 
 static u32 ccc_ssthresh(struct sock *sk)
@@ -376,7 +392,8 @@ static u32 ccc_undo_cwnd(struct sock *sk)
 	struct ccc *ca = inet_csk_ca(sk);
 	struct ccc_cfg c;
 
-	if (ca->flags & CCC_F_SAVED) {	/* the RTO was spurious */
+	if ((ca->flags & (CCC_F_INITED | CCC_F_SAVED)) ==
+	    (CCC_F_INITED | CCC_F_SAVED)) {	/* the RTO was spurious */
 		ccc_cfg_of(sk, ca, &c);
 		ca->st.rate = clamp_t(u64, (c.line_Bps * ca->saved_share) >> CCC_Q,
 				      c.r_min, c.r_max);
@@ -397,17 +414,19 @@ static size_t ccc_get_info(struct sock *sk, u32 ext, int *attr,
 			   union tcp_cc_info *info)
 {
 	const struct ccc *ca = inet_csk_ca(sk);
+	/* ss may read while an ACK updates: each per-ACK field once */
+	u64 rate = READ_ONCE(ca->st.rate);
 
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
 	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
 		return 0;
 
 	memset(&info->bbr, 0, sizeof(info->bbr));
-	info->bbr.bbr_bw_lo = (u32)ca->st.rate;
-	info->bbr.bbr_bw_hi = (u32)(ca->st.rate >> 32);
-	info->bbr.bbr_min_rtt = ca->rttmin_us;
-	info->bbr.bbr_pacing_gain = (u32)ca->st.region << 8;
-	info->bbr.bbr_cwnd_gain = ca->st.basis >> (CCC_Q - 8);
+	info->bbr.bbr_bw_lo = (u32)rate;
+	info->bbr.bbr_bw_hi = (u32)(rate >> 32);
+	info->bbr.bbr_min_rtt = READ_ONCE(ca->rttmin_us);
+	info->bbr.bbr_pacing_gain = (u32)READ_ONCE(ca->st.region) << 8;
+	info->bbr.bbr_cwnd_gain = READ_ONCE(ca->st.basis) >> (CCC_Q - 8);
 	*attr = INET_DIAG_BBRINFO;
 	return sizeof(info->bbr);
 }

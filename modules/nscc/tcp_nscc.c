@@ -71,7 +71,9 @@
  * Every paper constant is a validated module parameter.  A write publishes
  * a new immutable snapshot (RCU + refcount); each socket takes a reference
  * to the snapshot current at its init, so a running flow never sees its
- * parameters change (8 bytes per socket instead of a copy).
+ * parameters change (8 bytes per socket instead of a copy).  That
+ * reference is what init acquires and release gives back (dcc.h:
+ * lifecycle; hooks before init leave the state alone).
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -360,11 +362,8 @@ static void nscc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	struct nscc_out o;
 	bool valid;
 
-	if (unlikely(!(ca->st.flags & NSCC_S_INITED) || !ca->snap)) {
-		/* cong_control before init (never seen; be safe): set up now */
-		nscc_init(sk);
-		return;
-	}
+	if (unlikely(!(ca->st.flags & NSCC_S_INITED) || !ca->snap))
+		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 
 	valid = dcc_sample_get(sk, rs, &s, 0);
 	nscc_cfg(sk, ca, &c);
@@ -385,16 +384,6 @@ static void nscc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	nscc_on_ack(&ca->st, &c, &a, &o);
 	nscc_apply(sk, ca, &c, s.acked);
 	nscc_trace(sk, ca, &c, &a, &o);
-}
-
-/* CA_EVENT_TX_START comes before lsndtime is updated: the gap since the
- * previous send, against the base RTT */
-static bool nscc_idle_gap(const struct sock *sk)
-{
-	const struct tcp_sock *tp = tcp_sk(sk);
-	s32 gap = (s32)(tcp_jiffies32 - tp->lsndtime);
-
-	return gap > 0 && jiffies_to_usecs(gap) > dcc_base_rtt_us(sk, 0);
 }
 
 static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
@@ -423,11 +412,10 @@ static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		/*
 		 * Sending with nothing in flight.  That also happens every
 		 * round when one ACK covers a whole (small) window, so only a
-		 * gap of more than a base RTT since the last send (lsndtime,
-		 * jiffies: at least one tick) is an idle restart: then no QA
-		 * decision and no eta may span the gap.
+		 * gap of more than a base RTT since the last delivery is an
+		 * idle restart: then no QA decision and no eta may span it.
 		 */
-		if (ca->snap && nscc_idle_gap(sk))
+		if (ca->snap && dcc_tx_start_after_idle(sk, dcc_base_rtt_us(sk, 0)))
 			nscc_on_idle_restart(&ca->st, (u32)tcp_sk(sk)->tcp_mstamp);
 		break;
 	default:
@@ -445,13 +433,15 @@ static u32 nscc_undo_cwnd(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct nscc *ca = inet_csk_ca(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
-	u64 prior = (u64)tp->prior_cwnd * mss;
+	u64 prior = (u64)tp->prior_cwnd * max_t(u32, tp->mss_cache, 1);
 
+	if (!ca->snap)			/* before init: nothing to undo */
+		return tcp_snd_cwnd(tp);
 	/* a spurious recovery (DSACK, timestamps): give back the loss cut */
 	if (prior > ca->st.cwnd)
 		ca->st.cwnd = (u32)min_t(u64, prior, NSCC_CWND_MAX);
-	return max_t(u32, DIV_ROUND_UP(ca->st.cwnd, mss), DCC_MIN_CWND);
+	/* in u64: a u32 window near NSCC_CWND_MAX would wrap rounding up */
+	return dcc_cwnd_pkts(tp, ca->st.cwnd);
 }
 
 /*
@@ -475,8 +465,9 @@ static size_t nscc_get_info(struct sock *sk, u32 ext, int *attr,
 		return 0;
 	memset(&info->dctcp, 0, sizeof(info->dctcp));
 	info->dctcp.dctcp_enabled = nscc_ecn_ok(sk);
-	info->dctcp.dctcp_ce_state = ca->st.quadrant;
-	info->dctcp.dctcp_alpha = nscc_avg_us(&ca->st);
+	/* ss may read while an ACK updates: each per-ACK field once */
+	info->dctcp.dctcp_ce_state = READ_ONCE(ca->st.quadrant);
+	info->dctcp.dctcp_alpha = READ_ONCE(ca->st.avg_q8) >> 8;
 	info->dctcp.dctcp_ab_ecn = tp->delivered_ce;
 	info->dctcp.dctcp_ab_tot = tp->delivered;
 	*attr = INET_DIAG_DCTCPINFO;

@@ -59,7 +59,10 @@
  *    oscar_cong_control());
  *  - mu: module parameter; 0 = estimate (see oscar_mu_observe());
  *    RTT_base: parameter, else tcp_min_rtt() lowered to the shared
- *    per-destination minimum (8-9; see oscar_update_base()).
+ *    per-destination minimum, once per batch (8-9; see
+ *    oscar_update_base()).
+ *
+ * Lifecycle as in dcc.h: hooks before init leave the state alone.
  *
  * All state lives in icsk_ca_priv; nothing here sleeps or allocates.
  */
@@ -114,16 +117,17 @@ dcc_param_range(share_base_rtt, share_base_rtt, 0, 1, 0644,
 		"base_rtt_us = 0: use the lowest min RTT of the dcc flows of this network namespace to the same destination");
 
 /*
- * Estimate mode (line_rate_mbps = 0): mu is the highest batch send rate
- * any OSCAR socket on this host has measured, with 25% headroom, never
- * below init_rate_mbps.  Host-wide so that all flows agree on mu (u is a
- * share of it, and U_AI must be the same absolute step for fairness).
- * Each batch's rate is at most u * mu <= mu, so the headroom lets mu grow
- * by up to 1.25x per batch until the path, not mu, limits the rate; it
- * never decreases while the module stays loaded.  Operators who know
- * their line rate should set it: the paper assumes mu is known.
+ * Estimate mode (line_rate_mbps = 0): mu is the highest batch send rate,
+ * with 25% headroom, that any dcc flow of the socket's network namespace
+ * has measured through the same egress device within tcp_min_rtt_wlen
+ * (dcc_shared_line_rate), never below init_rate_mbps.  Shared so that
+ * the flows of a host agree on mu (u is a share of it, and U_AI must be
+ * the same absolute step for fairness).  Each batch's rate is at most
+ * u * mu <= mu, so the headroom lets mu grow by up to 1.25x per batch
+ * until the path, not mu, limits the rate; a socket's mu never falls.
+ * Operators who know their line rate should set it: the paper assumes mu
+ * is known.
  */
-static u32 oscar_mu_est_kbps;
 
 /* ---- per-socket state: 104 bytes, BUILD_BUG_ON'd ---------------------- */
 
@@ -153,13 +157,14 @@ struct oscar {
 /* mu as bytes/s: kbit/s * 125 (< 2^37 at 800 Gbit/s) */
 static u64 oscar_mu_Bps(const struct oscar *ca)
 {
-	return (u64)ca->mu_kbps * 125;
+	return (u64)READ_ONCE(ca->mu_kbps) * 125;
 }
 
 /* Resolve the law's inputs for this socket from its snapshot. */
 static void oscar_cfg(const struct oscar *ca, struct oscar_law_cfg *c)
 {
-	u32 base = max_t(u32, ca->base_us, 1);
+	/* base_us and mu_kbps change per batch; get_info reads them too */
+	u32 base = max_t(u32, READ_ONCE(ca->base_us), 1);
 
 	c->mu_Bps = oscar_mu_Bps(ca);
 	c->base_us = base;
@@ -193,27 +198,24 @@ static u32 oscar_tau_us(const struct oscar *ca)
 	return max_t(u32, 2, (u32)div_u64((u64)ca->base_us * ca->tau_pct, 100));
 }
 
-static u32 oscar_mu_seed_kbps(void)
+/* Estimate mode: the shared mu after folding in @rate_Bps (0: read), kbit/s */
+static u32 oscar_mu_shared_kbps(const struct sock *sk, u64 rate_Bps)
 {
-	u32 est = READ_ONCE(oscar_mu_est_kbps);
-	u32 floor = READ_ONCE(init_rate_mbps) * 1000;
+	u64 floor = (u64)READ_ONCE(init_rate_mbps) * DCC_MBPS_TO_BPS;
+	u64 mu = dcc_shared_line_rate(sk, rate_Bps, floor);	/* <= 1e11 */
 
-	return max(est, floor);
+	return (u32)div_u64(mu, 125);
 }
 
-/* Estimate mode: fold a measured send rate into the host-wide mu. */
-static void oscar_mu_observe(struct oscar *ca, u64 rate_Bps)
+/* Estimate mode: fold a measured send rate into the shared mu. */
+static void oscar_mu_observe(const struct sock *sk, struct oscar *ca,
+			     u64 rate_Bps)
 {
-	u64 kbps = div_u64(rate_Bps, 125) * 5 / 4;	/* 25% headroom */
-	u32 est;
+	/* 25% headroom; rate_Bps <= 2^40 in any batch (BLS), no overflow */
+	u32 kbps = oscar_mu_shared_kbps(sk, rate_Bps * 5 / 4);
 
-	if (!(ca->flags & OSCAR_F_AUTO_MU))
-		return;
-	kbps = min_t(u64, kbps, 800000000ULL);		/* 800 Gbit/s */
-	est = READ_ONCE(oscar_mu_est_kbps);
-	if (kbps > est)
-		WRITE_ONCE(oscar_mu_est_kbps, (u32)kbps);	/* racy max: benign */
-	ca->mu_kbps = max(ca->mu_kbps, oscar_mu_seed_kbps());
+	if (kbps > ca->mu_kbps)
+		WRITE_ONCE(ca->mu_kbps, kbps);
 }
 
 /* cwnd and pacing from u: idempotent, run on every ACK. */
@@ -246,11 +248,10 @@ static void oscar_init(struct sock *sk)
 		.flags = OSCAR_F_INITED | (mu ? 0 : OSCAR_F_AUTO_MU) |
 			 (base ? 0 : OSCAR_F_AUTO_BASE),
 	};
-	ca->mu_kbps = mu ? mu * 1000 : oscar_mu_seed_kbps();
+	ca->mu_kbps = mu ? mu * 1000 : oscar_mu_shared_kbps(sk, 0);
 	/* before any RTT sample: 1 ms, replaced as soon as one exists */
-	ca->base_us = dcc_base_rtt_us(sk, base);
-	if (!base && ca->base_us && READ_ONCE(share_base_rtt))
-		ca->base_us = dcc_shared_min_rtt_us(sk, ca->base_us);
+	ca->base_us = base ? base :
+		dcc_auto_base_rtt_us(sk, READ_ONCE(share_base_rtt));
 	if (!ca->base_us)
 		ca->base_us = USEC_PER_MSEC;
 
@@ -270,7 +271,8 @@ static void oscar_init(struct sock *sk)
  * while they decrease, and it takes the link (bench joinleave, 4 -> 8
  * flows from one host, 10 s phases: three newcomers at RTT_base 11.9-12.2
  * vs 10.0 ms, Jain 0.30 and 0.35 in two of three repetitions).  dcc_lib.c
- * explains the table's limits.
+ * explains the table's limits.  Looked up once per batch: the table is a
+ * host-wide cache line and the base moves on the scale of RTTs.
  */
 static void oscar_update_base(struct sock *sk, struct oscar *ca)
 {
@@ -278,11 +280,9 @@ static void oscar_update_base(struct sock *sk, struct oscar *ca)
 
 	if (!(ca->flags & OSCAR_F_AUTO_BASE))
 		return;
-	b = dcc_base_rtt_us(sk, 0);
-	if (b && READ_ONCE(share_base_rtt))
-		b = dcc_shared_min_rtt_us(sk, b);
+	b = dcc_auto_base_rtt_us(sk, READ_ONCE(share_base_rtt));
 	if (b)
-		ca->base_us = b;
+		WRITE_ONCE(ca->base_us, b);
 }
 
 /* One closed batch: Alg. 2 lines 4-13. */
@@ -293,13 +293,15 @@ static void oscar_on_batch(struct sock *sk, struct oscar *ca,
 	struct oscar_decision d;
 	bool app_limited = ca->app_lim * 2 > b->samples;
 
-	if (b->rate_Bps && !app_limited)
-		oscar_mu_observe(ca, b->rate_Bps);
+	if (b->rate_Bps && !app_limited && (ca->flags & OSCAR_F_AUTO_MU))
+		oscar_mu_observe(sk, ca, b->rate_Bps);
 	oscar_cfg(ca, &c);
 	oscar_law_step(&c, b, ca->u, app_limited, &d);
-	ca->u = d.u;
-	ca->last_delay_us = (u32)min_t(u64, b->delay, U32_MAX);
+	WRITE_ONCE(ca->u, d.u);
+	WRITE_ONCE(ca->last_delay_us, (u32)min_t(u64, b->delay, U32_MAX));
 	ca->app_lim = 0;
+	/* the next batch's tau and target follow the base RTT */
+	oscar_update_base(sk, ca);
 
 	oscar_apply(sk, ca, &c);	/* c was resolved after mu_observe */
 	trace_oscar_batch(sk, ca->last_delay_us, b->grad_q16, b->infl_bytes,
@@ -317,11 +319,8 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	struct oscar_law_cfg c;
 	u32 tau;
 
-	if (unlikely(!(ca->flags & OSCAR_F_INITED))) {
-		/* cong_control before init (never seen; be safe): set up now */
-		oscar_init(sk);
-		return;
-	}
+	if (unlikely(!(ca->flags & OSCAR_F_INITED)))
+		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 
 	/*
 	 * A packet of the initial window left while the window was still
@@ -340,7 +339,6 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 		goto apply;
 	}
 
-	oscar_update_base(sk, ca);
 	oscar_cfg(ca, &c);	/* once per ACK: stale limit and apply share it */
 	tau = oscar_tau_us(ca);
 	cfg = (struct dcc_bls_cfg){
@@ -375,16 +373,25 @@ static void oscar_reset_batch(struct oscar *ca)
 
 static void oscar_set_state(struct sock *sk, u8 new_state)
 {
+	struct oscar *ca = inet_csk_ca(sk);
+
 	/* RTO: samples across the stall are stale; u is kept (spec 8-11) */
-	if (new_state == TCP_CA_Loss)
-		oscar_reset_batch(inet_csk_ca(sk));
+	if (new_state == TCP_CA_Loss && (ca->flags & OSCAR_F_INITED))
+		oscar_reset_batch(ca);
 }
 
 static void oscar_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
-	/* restart after idle: no batch may span the gap (spec 8-14) */
-	if (ev == CA_EVENT_TX_START)
-		oscar_reset_batch(inet_csk_ca(sk));
+	struct oscar *ca = inet_csk_ca(sk);
+
+	/*
+	 * Restart after idle: no batch may span the gap (spec 8-14).  Not
+	 * every TX_START: a small window that one ACK clears raises it every
+	 * round, and each reset would throw the open batch away.
+	 */
+	if (ev == CA_EVENT_TX_START && (ca->flags & OSCAR_F_INITED) &&
+	    dcc_tx_start_after_idle(sk, ca->base_us))
+		oscar_reset_batch(ca);
 }
 
 static u32 oscar_ssthresh(struct sock *sk)
@@ -410,21 +417,25 @@ static size_t oscar_get_info(struct sock *sk, u32 ext, int *attr,
 {
 	const struct oscar *ca = inet_csk_ca(sk);
 	struct oscar_law_cfg c;
+	u32 u, delay;
 	u64 bw;
 
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
 	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
 		return 0;
 
+	/* ss may read while an ACK updates: each per-batch field once */
+	u = READ_ONCE(ca->u);
+	delay = READ_ONCE(ca->last_delay_us);
 	oscar_cfg(ca, &c);
-	bw = oscar_rate(&c, ca->u);
+	bw = oscar_rate(&c, u);
 	memset(&info->bbr, 0, sizeof(info->bbr));
 	info->bbr.bbr_bw_lo = (u32)bw;
 	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
-	info->bbr.bbr_min_rtt = ca->base_us;
-	info->bbr.bbr_pacing_gain = ca->u >> (OSCAR_U_SHIFT - 8);
+	info->bbr.bbr_min_rtt = c.base_us;
+	info->bbr.bbr_pacing_gain = u >> (OSCAR_U_SHIFT - 8);
 	info->bbr.bbr_cwnd_gain = c.dt_us ?
-		(u32)div_u64((u64)ca->last_delay_us << 8, c.dt_us) : 0;
+		(u32)div_u64((u64)delay << 8, c.dt_us) : 0;
 	*attr = INET_DIAG_BBRINFO;
 	return sizeof(info->bbr);
 }

@@ -64,8 +64,12 @@
  *    proposes, would pass for any single packet delayed by more than five
  *    ACK times, which is every slow-path packet), and undo_cwnd restores
  *    the window when DSACK/timestamps prove the loss spurious.
- *  - RTO: CA_EVENT_LOSS (once per loss episode in Linux) is one RTO; the
- *    count of consecutive RTOs resets on the next ACK with a delay sample.
+ *  - RTO: every expiry of the retransmission timer calls set_state(Loss)
+ *    (tcp_enter_loss), while CA_EVENT_LOSS and ssthresh come only once per
+ *    loss episode; so set_state(Loss) is Swift's "retransmit timeout", and
+ *    the count of consecutive RTOs resets on the next ACK with a delay
+ *    sample.  The stack then sets cwnd = inflight + 1 for the retransmit;
+ *    the cut window takes over on the next ACK, its pacing rate at once.
  *  - the median window (spec 8-B3): H in ACKs of segs_per_ack segments
  *    each (EWMA), capped at h_cap, kept by dcc_lib's dcc_medbuf (GFP_NOWAIT
  *    buffer; on allocation failure a 3-sample window, counted in the
@@ -89,7 +93,9 @@
  *    remote NIC timestamps it needs.
  *
  * State: 104 bytes in icsk_ca_priv (BUILD_BUG_ON'd) plus, for mswift, the
- * median buffer of 8 * h_cap bytes from dcc_medbuf.  Nothing sleeps.
+ * median buffer of 8 * h_cap bytes from dcc_medbuf, acquired by init and
+ * freed by release (dcc.h: lifecycle; hooks before init leave the state
+ * alone).  Nothing sleeps.
  */
 #include <linux/module.h>
 #include <net/tcp.h>
@@ -156,10 +162,9 @@ dcc_param_range(pacing_pct, pacing_pct, 100, 1000, 0644,
 		"pacing rate at cwnd >= 1 packet, % of cwnd * mss / srtt");
 
 /* mswift sockets whose median buffer allocation failed (3-sample window) */
-static unsigned int medbuf_fallbacks;
-module_param(medbuf_fallbacks, uint, 0444);
-MODULE_PARM_DESC(medbuf_fallbacks,
-		 "mswift sockets running on the 3-sample fallback window (read-only)");
+static atomic_t medbuf_fallbacks = ATOMIC_INIT(0);
+dcc_param_counter(medbuf_fallbacks, medbuf_fallbacks,
+		  "mswift sockets started on the 3-sample fallback window");
 
 /* ---- per-socket state: 104 bytes, BUILD_BUG_ON'd ---------------------- */
 
@@ -229,8 +234,8 @@ static u32 swift_srtt_us(const struct sock *sk)
 	return srtt ? srtt : USEC_PER_MSEC;
 }
 
-/* snd_cwnd and the pacing rate from the Q16 window: idempotent, every ACK. */
-static void swift_apply(struct sock *sk, const struct swift *ca)
+/* The pacing rate from the Q16 window. */
+static void swift_pace(struct sock *sk, const struct swift *ca)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u64 rate = swift_pacing_rate(ca->law.cwnd, max_t(u32, tp->mss_cache, 1),
@@ -239,7 +244,16 @@ static void swift_apply(struct sock *sk, const struct swift *ca)
 	/* never 0: a zero sk_pacing_rate turns internal pacing off */
 	rate = clamp_t(u64, rate, 1, READ_ONCE(sk->sk_max_pacing_rate));
 	WRITE_ONCE(sk->sk_pacing_rate, (unsigned long)rate);
-	tcp_snd_cwnd_set(tp, min(swift_cwnd_pkts(ca->law.cwnd), tp->snd_cwnd_clamp));
+}
+
+/* snd_cwnd and the pacing rate from the Q16 window: idempotent, every ACK. */
+static void swift_apply(struct sock *sk, const struct swift *ca)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	swift_pace(sk, ca);
+	tcp_snd_cwnd_set(tp, min3(swift_cwnd_pkts(ca->law.cwnd), tp->snd_cwnd_clamp,
+				  DCC_MAX_CWND));
 }
 
 /* target at the current window, us (get_info, loss-event traces) */
@@ -265,10 +279,16 @@ static void swift_init(struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
 	u8 v = swift_variant_of(sk);
-	struct swift_law_cfg c = { .fs_range_ns = 1 };
+	struct swift_law_cfg c = { .fs_range_ns = 1 }, lc;
 
 	BUILD_BUG_ON(sizeof(struct swift) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(DCC_MED_CAP_MAX < 1024);	/* h_cap's range */
+
+	/* the stack inits once per assignment; should that ever change,
+	 * a second init must not leak the first one's median buffer
+	 */
+	if (ca->flags & SWIFT_F_INITED)
+		dcc_medbuf_release(&ca->med);
 
 	*ca = (struct swift){
 		.base_us = (u32)min_t(u64, (u64)READ_ONCE(base_target_us) +
@@ -295,10 +315,13 @@ static void swift_init(struct sock *sk)
 		     (u64)READ_ONCE(fs_max_cwnd) << SWIFT_SHIFT);
 	ca->fs_rmin = (u32)min_t(u64, c.fs_rmin, U32_MAX);
 	ca->fs_rmax = (u32)min_t(u64, c.fs_rmax, U32_MAX);
-	ca->law.cwnd = (u64)READ_ONCE(init_cwnd) << SWIFT_SHIFT;
+	/* the law keeps cwnd in [min_cwnd, max_cwnd]: so does the start */
+	swift_cfg(sk, ca, &lc);
+	ca->law.cwnd = clamp_t(u64, (u64)READ_ONCE(init_cwnd) << SWIFT_SHIFT,
+			       lc.min_cwnd, lc.max_cwnd);
 
 	if ((ca->flags & SWIFT_F_MEDIAN) && dcc_medbuf_init(&ca->med, ca->h_cap))
-		WRITE_ONCE(medbuf_fallbacks, READ_ONCE(medbuf_fallbacks) + 1);
+		atomic_inc(&medbuf_fallbacks);
 
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
 	dcc_pacing_init(sk);
@@ -370,11 +393,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	u16 h = 1;
 	u8 a;
 
-	if (unlikely(!(ca->flags & SWIFT_F_INITED))) {
-		/* cong_control before init (never seen; be safe): set up now */
-		swift_init(sk);
-		return;
-	}
+	if (unlikely(!(ca->flags & SWIFT_F_INITED)))
+		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 	swift_cfg(sk, ca, &c);
 
 	/* segments per ACK, EWMA 1/8, Q8: acked_sacked <= 2^16 in practice */
@@ -402,44 +422,54 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 		delay_us = swift_median_delay(ca, s.rtt_us, (u32)now, srtt, &h);
 	a = swift_on_ack(&ca->law, &c, now, srtt, (u64)delay_us * NSEC_PER_USEC,
 			 s.acked, tcp_is_cwnd_limited(sk), &target_ns);
-	ca->last_delay_us = delay_us;
+	WRITE_ONCE(ca->last_delay_us, delay_us);
 	swift_apply(sk, ca);
 	swift_trace(sk, ca, a, s.rtt_us,
 		    (u32)min_t(u64, div_u64(target_ns, NSEC_PER_USEC), U32_MAX), h);
 }
 
+/*
+ * set_state(Loss) runs on every retransmission timeout (tcp_enter_loss),
+ * also the second and later ones of an episode, which neither ssthresh
+ * nor CA_EVENT_LOSS see: so it is where Swift counts consecutive RTOs.
+ */
 static void swift_set_state(struct sock *sk, u8 new_state)
-{
-	/* RTO: samples from before the stall are stale */
-	if (new_state == TCP_CA_Loss)
-		swift_median_reset(inet_csk_ca(sk));
-}
-
-static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct swift *ca = inet_csk_ca(sk);
 	struct swift_law_cfg c;
 	u8 a;
 
-	if (!(ca->flags & SWIFT_F_INITED))
+	if (new_state != TCP_CA_Loss || !(ca->flags & SWIFT_F_INITED))
 		return;
-	if (ev == CA_EVENT_LOSS) {		/* RTO (tcp_enter_loss) */
-		swift_cfg(sk, ca, &c);
-		a = swift_on_rto(&ca->law, &c, tcp_sk(sk)->tcp_mstamp,
-				 swift_srtt_us(sk));
+	swift_cfg(sk, ca, &c);
+	a = swift_on_rto(&ca->law, &c, tcp_sk(sk)->tcp_mstamp,
+			 swift_srtt_us(sk));
+	swift_median_reset(ca);		/* samples before the stall are stale */
+	swift_pace(sk, ca);		/* the core has set cwnd = inflight + 1 */
+	if (trace_swift_decision_enabled())
+		swift_trace(sk, ca, a, 0, swift_target_us(sk, ca), 0);
+}
+
+static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct swift *ca = inet_csk_ca(sk);
+
+	/*
+	 * Restart after idle: the window's samples are stale.  Not every
+	 * TX_START: a window that one ACK clears raises it every round.
+	 */
+	if (ev == CA_EVENT_TX_START && (ca->flags & SWIFT_F_INITED) &&
+	    dcc_tx_start_after_idle(sk, dcc_base_rtt_us(sk, 0)))
 		swift_median_reset(ca);
-		swift_apply(sk, ca);	/* the core then sets inflight + 1 */
-		if (trace_swift_decision_enabled())
-			swift_trace(sk, ca, a, 0, swift_target_us(sk, ca), 0);
-	} else if (ev == CA_EVENT_TX_START) {	/* restart after idle */
-		swift_median_reset(ca);
-	}
 }
 
 static u32 swift_ssthresh(struct sock *sk)
 {
 	struct swift *ca = inet_csk_ca(sk);
 
+	/* before init (an RTO of the SYN) the zeroed state is left alone */
+	if (!(ca->flags & SWIFT_F_INITED))
+		return tcp_sk(sk)->snd_ssthresh;
 	/* recovery or RTO begins: remember the window for undo_cwnd */
 	ca->prior_cwnd = (u32)min_t(u64, ca->law.cwnd >> SWIFT_SHIFT, U32_MAX);
 	return tcp_sk(sk)->snd_ssthresh;	/* the core cuts nothing itself */
@@ -453,10 +483,12 @@ static u32 swift_undo_cwnd(struct sock *sk)
 	 * The loss was spurious (DSACK / timestamps).  Swift has no undo and
 	 * keeps its cut; LSwift/MSwift take it back (spec 6.1).
 	 */
+	if (!(ca->flags & SWIFT_F_INITED))
+		return tcp_snd_cwnd(tcp_sk(sk));
 	if (ca->flags & SWIFT_F_LAZY)
 		ca->law.cwnd = max_t(u64, ca->law.cwnd,
 				     (u64)ca->prior_cwnd << SWIFT_SHIFT);
-	return swift_cwnd_pkts(ca->law.cwnd);
+	return min(swift_cwnd_pkts(ca->law.cwnd), DCC_MAX_CWND);
 }
 
 /* min_tso_segs: 1 while the pacer enforces a window below one packet */
@@ -464,7 +496,7 @@ static u32 swift_min_tso_segs(struct sock *sk)
 {
 	const struct swift *ca = inet_csk_ca(sk);
 
-	if (ca->law.cwnd < SWIFT_ONE)
+	if ((ca->flags & SWIFT_F_INITED) && ca->law.cwnd < SWIFT_ONE)
 		return 1;
 	return READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_tso_segs);
 }
@@ -482,22 +514,26 @@ static size_t swift_get_info(struct sock *sk, u32 ext, int *attr,
 {
 	const struct swift *ca = inet_csk_ca(sk);
 	u64 bw = READ_ONCE(sk->sk_pacing_rate);
+	/* ss may read while an ACK updates: each per-ACK field once */
+	u64 cwnd = READ_ONCE(ca->law.cwnd);
+	u32 delay = READ_ONCE(ca->last_delay_us);
+	struct swift_law_cfg c;
 	u32 target;
 
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
 	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
 		return 0;
 
-	target = swift_target_us(sk, ca);
+	swift_cfg(sk, ca, &c);
+	target = (u32)min_t(u64, div_u64(swift_target_ns(&c, cwnd), NSEC_PER_USEC),
+			    U32_MAX);
 	memset(&info->bbr, 0, sizeof(info->bbr));
 	info->bbr.bbr_bw_lo = (u32)bw;
 	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
 	info->bbr.bbr_min_rtt = target;
-	info->bbr.bbr_pacing_gain = (u32)min_t(u64, ca->law.cwnd >> (SWIFT_SHIFT - 8),
-					       U32_MAX);
+	info->bbr.bbr_pacing_gain = (u32)min_t(u64, cwnd >> (SWIFT_SHIFT - 8), U32_MAX);
 	info->bbr.bbr_cwnd_gain = target ?
-		(u32)min_t(u64, div_u64((u64)ca->last_delay_us << 8, target),
-			   U32_MAX) : 0;
+		(u32)min_t(u64, div_u64((u64)delay << 8, target), U32_MAX) : 0;
 	*attr = INET_DIAG_BBRINFO;
 	return sizeof(info->bbr);
 }

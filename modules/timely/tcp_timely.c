@@ -55,10 +55,14 @@
  * rate floor/ceiling (G7), app-limited completions never raise the rate.
  *
  * All state lives in icsk_ca_priv; nothing here sleeps or allocates.
+ * Lifecycle as in dcc.h: hooks before init leave the state alone; SQCC's
+ * flow count is taken by init and given back by release.
  */
 #include <linux/module.h>
 #include <linux/hash.h>
+#include <linux/jhash.h>
 #include <net/tcp.h>
+#include <net/netns/hash.h>
 #include <net/ipv6.h>
 #include <linux/inet_diag.h>
 #include "dcc/dcc.h"
@@ -205,11 +209,30 @@ dcc_param_range(thigh_max_cut, thigh_max_cut, 0, 1, 0644,
 
 /*
  * n_source=2: SQCC flows of this host per destination, in 256 buckets
- * hashed from the destination address (collisions over-count, which only
- * makes delta smaller).  Exact for single-host incast (iperf3 -P N); across
+ * hashed from the destination address and the network namespace, as
+ * dcc_lib's shared tables are (collisions over-count, which only makes
+ * delta smaller).  Exact for single-host incast (iperf3 -P N); across
  * hosts it under-counts and SQCC degrades to its error-function-only form.
+ * A socket holds one count from init to release; dst_flows shows the
+ * total, 0 whenever no SQCC socket is open.
  */
 static atomic_t sqcc_dst_flows[256];
+
+static int sqcc_dst_flows_get(char *buf, const struct kernel_param *kp)
+{
+	int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(sqcc_dst_flows); i++)
+		n += atomic_read(&sqcc_dst_flows[i]);
+	return sysfs_emit(buf, "%d\n", n);
+}
+
+static const struct kernel_param_ops sqcc_dst_flows_ops = {
+	.get = sqcc_dst_flows_get,
+};
+module_param_cb(dst_flows, &sqcc_dst_flows_ops, NULL, 0444);
+MODULE_PARM_DESC(dst_flows,
+		 "SQCC sockets counted per destination, all buckets (read-only)");
 #endif
 
 /* ---- per-socket state: <= 104 bytes, BUILD_BUG_ON'd ------------------- */
@@ -281,11 +304,13 @@ static void timely_cfg(const struct sock *sk, const struct timely *ca,
 #if IS_SQCC
 static u8 sqcc_dst_bucket(const struct sock *sk)
 {
+	u32 addr = (__force u32)sk->sk_daddr;
+
 #if IS_ENABLED(CONFIG_IPV6)
 	if (sk->sk_family == AF_INET6 && !ipv6_addr_v4mapped(&sk->sk_v6_daddr))
-		return (u8)hash_32(ipv6_addr_hash(&sk->sk_v6_daddr), 8);
+		addr = ipv6_addr_hash(&sk->sk_v6_daddr);
 #endif
-	return (u8)hash_32((__force u32)sk->sk_daddr, 8);
+	return (u8)hash_32(jhash_2words(addr, net_hash_mix(sock_net(sk)), 0), 8);
 }
 #endif
 
@@ -308,6 +333,17 @@ static u32 timely_n(const struct timely *ca)
 #endif
 }
 
+/* Give back SQCC's per-destination flow count, if this socket holds one. */
+static void timely_uncount(struct timely *ca)
+{
+#if IS_SQCC
+	if (ca->flags & TIMELY_F_COUNTED) {
+		atomic_dec(&sqcc_dst_flows[ca->dst_bucket]);
+		ca->flags &= ~TIMELY_F_COUNTED;
+	}
+#endif
+}
+
 static void timely_apply(struct sock *sk, const struct timely *ca,
 			 const struct timely_law_cfg *c)
 {
@@ -326,6 +362,12 @@ static void TIMELY_FN(init)(struct sock *sk)
 	BUILD_BUG_ON(sizeof(struct timely) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(TV_TIMELY != TIMELY_LAW_GRADIENT ||
 		     TV_PATCHED != TIMELY_LAW_PATCHED || TV_SQCC != TIMELY_LAW_SQCC);
+
+	/*
+	 * The stack inits once per assignment; should a second init ever
+	 * come, the first one's flow count must not leak.
+	 */
+	timely_uncount(ca);
 
 	/* a reader may see one threshold of a two-write change: keep tl < th */
 	if (tl >= th)
@@ -391,15 +433,8 @@ static void TIMELY_FN(init)(struct sock *sk)
 
 static void TIMELY_FN(release)(struct sock *sk)
 {
-#if IS_SQCC
-	struct timely *ca = inet_csk_ca(sk);
-
 	/* release also runs for sockets whose init never did (zeroed priv) */
-	if (ca->flags & TIMELY_F_COUNTED) {
-		atomic_dec(&sqcc_dst_flows[ca->dst_bucket]);
-		ca->flags &= ~TIMELY_F_COUNTED;
-	}
-#endif
+	timely_uncount(inet_csk_ca(sk));
 }
 
 /* One completion event: one evaluation of Alg. 1/2/3. */
@@ -412,8 +447,8 @@ static void timely_completion(struct sock *sk, struct timely *ca,
 
 	timely_cfg(sk, ca, &c);
 	timely_law_update(&c, &ca->law, wo->rtt_us, n, app_limited, &o);
-	ca->n_hat = (u16)n;
-	ca->last_w = (u16)(o.w_q16 >> 8);
+	WRITE_ONCE(ca->n_hat, (u16)n);
+	WRITE_ONCE(ca->last_w, (u16)(o.w_q16 >> 8));
 #if IS_SQCC
 	/* the sender-side N sample needs a queue (a saturated link) and C */
 	if (ca->n_source == SQCC_N_ESTIMATE && c.link_Bps &&
@@ -439,11 +474,8 @@ static void TIMELY_FN(cong_control)(DCC_CONG_CONTROL_ARGS(sk, rs))
 	struct dcc_sample s;
 	u32 rtt = 0;
 
-	if (unlikely(!(ca->flags & TIMELY_F_INITED))) {
-		/* cong_control before init (never seen; be safe): set up now */
-		TIMELY_FN(init)(sk);
-		return;
-	}
+	if (unlikely(!(ca->flags & TIMELY_F_INITED)))
+		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 
 	/* delayed-ACK samples are kept, but only as the window's fallback */
 	if (dcc_sample_get(sk, rs, &s, DCC_SAMPLE_KEEP_DELAYED))
@@ -452,7 +484,7 @@ static void TIMELY_FN(cong_control)(DCC_CONG_CONTROL_ARGS(sk, rs))
 		u32 b = dcc_base_rtt_us(sk, 0);	/* windowed min, 300 s */
 
 		if (b)
-			ca->base_us = b;
+			WRITE_ONCE(ca->base_us, b);
 	}
 	if (timely_win_add(&ca->win, (u32)tp->tcp_mstamp, rtt,
 			   rs->is_ack_delayed, s.acked_bytes, ca->seg_bytes,
@@ -501,8 +533,13 @@ static void TIMELY_FN(cwnd_event)(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct timely *ca = inet_csk_ca(sk);
 
-	/* restart after idle: no difference may span the gap */
-	if (ev == CA_EVENT_TX_START && (ca->flags & TIMELY_F_INITED))
+	/*
+	 * Restart after idle: no difference may span the gap.  Not every
+	 * TX_START: a window that one ACK clears raises it every round, and
+	 * each reset would lose the completion in progress.
+	 */
+	if (ev == CA_EVENT_TX_START && (ca->flags & TIMELY_F_INITED) &&
+	    dcc_tx_start_after_idle(sk, ca->base_us))
 		timely_reset(sk, ca);
 }
 
@@ -510,6 +547,8 @@ static u32 TIMELY_FN(ssthresh)(struct sock *sk)
 {
 	struct timely *ca = inet_csk_ca(sk);
 
+	if (!(ca->flags & TIMELY_F_INITED))	/* an RTO of the SYN */
+		return tcp_sk(sk)->snd_ssthresh;
 	/* called on entering recovery/loss, before set_state: save for undo */
 	ca->prior_rate = (u32)min_t(u64, ca->law.rate >> TIMELY_PRIOR_SHIFT,
 				    U32_MAX);
@@ -520,6 +559,8 @@ static u32 TIMELY_FN(undo_cwnd)(struct sock *sk)
 {
 	struct timely *ca = inet_csk_ca(sk);
 
+	if (!(ca->flags & TIMELY_F_INITED))
+		return tcp_snd_cwnd(tcp_sk(sk));
 	ca->law.rate = max(ca->law.rate,
 			   (u64)ca->prior_rate << TIMELY_PRIOR_SHIFT);
 	ca->flags &= ~TIMELY_F_CUT;
@@ -538,17 +579,19 @@ static size_t TIMELY_FN(get_info)(struct sock *sk, u32 ext, int *attr,
 			      union tcp_cc_info *info)
 {
 	const struct timely *ca = inet_csk_ca(sk);
+	/* ss may read while an ACK updates: each per-ACK field once */
+	u64 rate = READ_ONCE(ca->law.rate);
 
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
 	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
 		return 0;
 
 	memset(&info->bbr, 0, sizeof(info->bbr));
-	info->bbr.bbr_bw_lo = (u32)ca->law.rate;
-	info->bbr.bbr_bw_hi = (u32)(ca->law.rate >> 32);
-	info->bbr.bbr_min_rtt = ca->base_us;
-	info->bbr.bbr_pacing_gain = ca->last_w;
-	info->bbr.bbr_cwnd_gain = IS_SQCC ? (u32)ca->n_hat << 8 : 0;
+	info->bbr.bbr_bw_lo = (u32)rate;
+	info->bbr.bbr_bw_hi = (u32)(rate >> 32);
+	info->bbr.bbr_min_rtt = READ_ONCE(ca->base_us);
+	info->bbr.bbr_pacing_gain = READ_ONCE(ca->last_w);
+	info->bbr.bbr_cwnd_gain = IS_SQCC ? (u32)READ_ONCE(ca->n_hat) << 8 : 0;
 	*attr = INET_DIAG_BBRINFO;
 	return sizeof(info->bbr);
 }
