@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The estimate-mode line rate (OSCAR's mu, CCC's R_l with line_rate_mbps = 0)
+# is shared by the flows of one network namespace through one egress device
+# (dcc_lib's dcc_shared_line_rate), not host-wide: a flow over loopback or a
+# fast local link runs at whatever the CPU allows, and if its rate became
+# the NIC's mu every later flow would take a share u of a rate the path
+# never had.  Namespace a has two veths: va1 to namespace b, unshaped, and
+# va2 to namespace c, shaped to 50 Mbit/s.  An OSCAR flow a -> b raises
+# mu on va1; then a flow a -> c, same namespace, other device, must keep
+# the estimate floor (init_rate_mbps, 100 Mbit/s).  mu is read from ss
+# (bw = u * mu, pacing_gain = u).  dcc_lib's shared_entries must stay within
+# its 128 slots.  The fast flow runs with eps_us = 65535 (every batch reads
+# as an empty queue, so u stays 1 and mu climbs 1.25x per batch to what the
+# CPU sustains; at the default the guest's RTT noise holds u below 0.8 and mu
+# at the floor, and the test could not tell shared from separate) and the
+# receivers ACK every segment (route quickack: a delayed ACK's RTT is no
+# sample, and loopback's 64 KB segments are all delayed-ACKed, so loopback
+# cannot serve).
+source "$(dirname "$0")/lib.sh"
+
+MOD=tcp_oscar
+P=/sys/module/$MOD/parameters
+NS=dcclre$$
+
+ktap_print_header
+require_root
+require_cmd modprobe iperf3 jq ip tc ss
+if ! modinfo "$MOD" >/dev/null 2>&1; then
+	[[ ${DCC_REQUIRE_MODULES:-0} == 1 ]] || ktap_skip_all "$MOD.ko not installed"
+fi
+ktap_set_plan 4
+dmesg_mark
+modprobe "$MOD" || ktap_skip_all "modprobe $MOD failed"
+old_line=$(cat $P/line_rate_mbps)
+old_init=$(cat $P/init_rate_mbps)
+old_eps=$(cat $P/eps_us)
+
+cleanup() {
+	echo "$old_line" >$P/line_rate_mbps
+	echo "$old_init" >$P/init_rate_mbps
+	echo "$old_eps" >$P/eps_us
+	local n
+	for n in a b c; do
+		ip netns pids "${NS}$n" 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del "${NS}$n" 2>/dev/null
+	done
+}
+dcc_on_exit cleanup
+echo 0 >$P/line_rate_mbps	# estimate mode (the default)
+echo 100 >$P/init_rate_mbps	# its floor (the default)
+
+# veth va<k> in a (10.9.<k>.1) to vb in namespace <peer> (10.9.<k>.2)
+link_pair() { # K PEER
+	ip link add "va$1" netns "${NS}a" type veth peer name vb netns "${NS}$2" &&
+		ip -n "${NS}a" addr add "10.9.$1.1/24" dev "va$1" &&
+		ip -n "${NS}$2" addr add "10.9.$1.2/24" dev vb &&
+		ip -n "${NS}a" link set "va$1" up && ip -n "${NS}$2" link set vb up &&
+		ip -n "${NS}$2" link set lo up &&
+		ip -n "${NS}$2" route replace "10.9.$1.0/24" dev vb quickack 1
+}
+ip netns add "${NS}a" && ip netns add "${NS}b" && ip netns add "${NS}c" &&
+	ip -n "${NS}a" link set lo up && link_pair 1 b && link_pair 2 c &&
+	ip netns exec "${NS}a" tc qdisc add dev va2 root tbf rate 50mbit burst 16k latency 20ms ||
+	ktap_skip_all "could not build the three-namespace paths"
+
+# mu of the first oscar flow ss shows in namespace $1 to port $2, Mbit/s
+oscar_mu_mbps() {
+	ip netns exec "$1" ss -tinH "dport = :$2" 2>/dev/null | awk '
+	function bps(v) {
+		if (v ~ /Gbps$/) return v * 1e9; if (v ~ /Mbps$/) return v * 1e6
+		if (v ~ /Kbps$/) return v * 1e3; return v + 0
+	}
+	/oscar/ && match($0, /bw:[0-9.]+[KMG]?bps/) {
+		bw = bps(substr($0, RSTART + 3, RLENGTH - 3))
+		if (match($0, /pacing_gain:[0-9.]+/)) g = substr($0, RSTART + 12, RLENGTH - 12) + 0
+		if (g > 0) { printf "%.1f\n", bw / g / 1e6; exit }
+	}'
+}
+
+# 1. a fast flow a -> b through va1
+ip netns exec "${NS}b" iperf3 -s -D -p 5320
+ip netns exec "${NS}c" iperf3 -s -D -p 5321
+sleep 0.3
+echo 65535 >$P/eps_us		# snapshotted by the fast flow's sockets
+ip netns exec "${NS}a" timeout 20 iperf3 -c 10.9.1.2 -p 5320 -t 3 -C oscar -J \
+	>/tmp/lre-lo.json 2>/dev/null &
+sleep 1
+echo "$old_eps" >$P/eps_us
+sleep 1.5
+mu_lo=$(oscar_mu_mbps "${NS}a" 5320)
+wait
+lo_bps=$(jq -r '.end.sum_received.bits_per_second // 0' /tmp/lre-lo.json)
+log_info "fast flow (va1): $(fround "$lo_bps/1e6" 1) Mbit/s, its mu ${mu_lo:-?} Mbit/s"
+
+# 2. then a flow a -> c through the 50 Mbit/s va2, same namespace
+ip netns exec "${NS}a" timeout 20 iperf3 -c 10.9.2.2 -p 5321 -t 3 -C oscar -J \
+	>/tmp/lre-veth.json 2>/dev/null &
+sleep 2
+mu_veth=$(oscar_mu_mbps "${NS}a" 5321)
+wait
+veth_bps=$(jq -r '.end.sum_received.bits_per_second // 0' /tmp/lre-veth.json)
+log_info "shaped flow (va2): $(fround "$veth_bps/1e6" 1) Mbit/s, its mu ${mu_veth:-?} Mbit/s"
+dcc_result mu_fast_mbps "${mu_lo:-0}"
+dcc_result mu_shaped_mbps "${mu_veth:-0}"
+
+ktap_test_result "the fast flow's mu grew past the floor: ${mu_lo:-?} Mbit/s (> 200; else this test cannot tell)" \
+	fgt "${mu_lo:-0}" 200
+ktap_test_result "a flow on another device keeps its own estimate: mu ${mu_veth:-?} Mbit/s (< 200, floor 100, path 50)" \
+	eval '[[ -n $mu_veth ]] && flt "$mu_veth" 200'
+n=$(cat /sys/module/dcc_lib/parameters/shared_entries 2>/dev/null)
+ktap_test_result "dcc_lib shared_entries ${n:-?} within its 128 slots and > 0" \
+	eval '[[ -n $n ]] && ((n > 0 && n <= 128))'
+ktap_test_result "no kernel warnings" check_dmesg_clean
+ktap_finished
