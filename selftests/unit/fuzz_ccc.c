@@ -26,7 +26,7 @@
 #include "dcc/ccc.h"
 #include "fuzz.h"
 
-#define MAX_EVENTS 20000
+#define MAX_EVENTS 20000	/* ACKs and other events per input */
 
 struct ccc_params {
 	u32 q_b_us;		/* 1..1e6 */
@@ -343,6 +343,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			u32 n = (u32)fz_raw(&in, 1) * 8;
 			const u8 *p0 = in.p;
 			size_t n0 = in.n;
+
+			i += n;		/* the run counts against the budget */
 
 			for (u32 k = 0; k < n; k++) {
 				in.p = p0;

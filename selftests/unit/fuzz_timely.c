@@ -36,7 +36,7 @@
 #include "dcc/timely.h"
 #include "fuzz.h"
 
-#define MAX_EVENTS 20000
+#define MAX_EVENTS 20000	/* ACKs and other events per input */
 
 enum { N_AUTO, N_FIXED, N_LOCAL, N_ESTIMATE };
 
@@ -460,6 +460,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			u32 n = (u32)fz_raw(&in, 1) * 8;
 			const u8 *p0 = in.p;
 			size_t n0 = in.n;
+
+			i += n;		/* the run counts against the budget */
 
 			for (u32 k = 0; k < n; k++) {
 				in.p = p0;
