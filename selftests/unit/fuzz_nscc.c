@@ -81,8 +81,8 @@ static void check_cfg(const struct sock_model *ca, const struct nscc_cfg *c)
 {
 	FUZZ_ASSERT(c->min_cwnd <= c->init_cwnd && c->init_cwnd <= c->maxwnd,
 		    "min %u init %u max %u", c->min_cwnd, c->init_cwnd, c->maxwnd);
-	FUZZ_ASSERT(c->min_cwnd >= 2 * min_t(u32, ca->mss, 1U << 31),
-		    "min_cwnd %u below 2 MSS", c->min_cwnd);
+	FUZZ_ASSERT(c->min_cwnd == 2 * ca->mss, "min_cwnd %u, MSS %u",
+		    c->min_cwnd, ca->mss);
 	FUZZ_ASSERT(c->target_us >= 1 && c->ewma_q16 >= 1 && c->base_us >= 1 &&
 		    c->nrtt_us >= 1, "target %u ewma %u base %u nrtt %u",
 		    c->target_us, c->ewma_q16, c->base_us, c->nrtt_us);
