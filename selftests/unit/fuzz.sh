@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fuzz.sh deps                 make sure clang + libFuzzer work (apt if not)
-# fuzz.sh run BINARY SECONDS   run the fuzzer; one TAP test point on stdout
+# fuzz.sh run SECONDS BINARY...
+#                              run each fuzzer for SECONDS; one TAP test
+#                              point per binary on stdout, exit 1 if any
+#                              failed
 #
-# The run starts from the seeds in corpus/ (read-only, kept in git) plus
-# what earlier runs found in build/fuzz-corpus/ (written; not in git).
-# Crashes land in build/fuzz-artifacts/.
+# A target build/fuzz_X starts from the seeds in corpus/X/ (read-only, kept
+# in git) plus what earlier runs found in build/fuzz-corpus/fuzz_X/
+# (written; not in git).  Its log is build/fuzz_X.log; crashes land in
+# build/fuzz-artifacts/fuzz_X/.
 set -u
 cd "$(dirname "$0")"
 
@@ -36,18 +40,20 @@ deps() {
 	libfuzzer_works
 }
 
-run() {
-	local bin=$1 secs=$2 log=build/fuzz.log rc
-	mkdir -p build/fuzz-corpus build/fuzz-artifacts
-	echo "TAP version 13"
-	echo "1..1"
+# One target: BINARY for SECONDS; test point number N on stdout.
+run_one() {
+	local n=$1 bin=$2 secs=$3 name rc
+	name=$(basename "$bin")
+	local seeds=corpus/${name#fuzz_} found=build/fuzz-corpus/$name
+	local log=build/$name.log arts=build/fuzz-artifacts/$name/
+	mkdir -p "$found" "$arts"
 	local budget=-max_total_time=$secs
 	# libFuzzer reads 0 as "forever": 0 s only replays the corpus
 	[[ $secs -gt 0 ]] 2>/dev/null || budget=-runs=0
 	"$bin" "$budget" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=4096 -print_final_stats=1 \
-		-artifact_prefix=build/fuzz-artifacts/ \
-		build/fuzz-corpus corpus >"$log" 2>&1
+		-artifact_prefix="$arts" \
+		"$found" "$seeds" >"$log" 2>&1
 	rc=$?
 	local execs eps cov ft corp
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
@@ -55,20 +61,34 @@ run() {
 	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n1 | cut -d' ' -f2)
 	ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n1 | cut -d' ' -f2)
 	corp=$(grep -o 'corp: [0-9]*' "$log" | tail -n1 | cut -d' ' -f2)
-	echo "# fuzz_bls: ${secs}s, ${execs:-?} execs (${eps:-?} exec/s), cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?} inputs"
+	echo "# $name: ${secs}s, ${execs:-?} execs (${eps:-?} exec/s), cov ${cov:-?}, ft ${ft:-?}, corpus ${corp:-?} inputs"
 	if [[ $rc == 0 ]]; then
-		echo "ok 1 - fuzz_bls (${secs} s, ${execs:-?} execs, ${eps:-?} exec/s, cov ${cov:-?})"
+		echo "ok $n - $name (${secs} s, ${execs:-?} execs, ${eps:-?} exec/s, cov ${cov:-?})"
 		return 0
 	fi
 	# the failure, our frames of the stack, and where the input went
-	grep -E 'assertion failed|runtime error|ERROR: |SUMMARY|Test unit written| in [^ ]+ [^ ]*(selftests/unit|dcc_lib)/' "$log" |
+	grep -E 'assertion failed|runtime error|ERROR: |SUMMARY|Test unit written| in [^ ]+ [^ ]*(selftests/unit|dcc_lib|modules)/' "$log" |
 		head -n 30 | sed 's/^/# /'
-	echo "not ok 1 - fuzz_bls (exit $rc; log selftests/unit/$log; reproduce: $bin ARTIFACT)"
+	echo "not ok $n - $name (exit $rc; log selftests/unit/$log; reproduce: $bin ARTIFACT)"
 	return 1
+}
+
+# Every target in turn, SECONDS each; exit status 1 if any failed.
+run() {
+	local secs=$1 n=0 failed=0 bin
+	shift
+	echo "TAP version 13"
+	echo "1..$#"
+	for bin in "$@"; do
+		n=$((n + 1))
+		run_one "$n" "$bin" "$secs" || failed=1
+	done
+	return $failed
 }
 
 case "${1:-}" in
 deps) deps ;;
-run) run "$2" "$3" ;;
-*) echo "usage: $0 deps | run BINARY SECONDS" >&2; exit 2 ;;
+run) shift; [[ $# -ge 2 ]] || { echo "usage: $0 run SECONDS BINARY..." >&2; exit 2; }
+	run "$@" ;;
+*) echo "usage: $0 deps | run SECONDS BINARY..." >&2; exit 2 ;;
 esac
