@@ -23,9 +23,8 @@
  * or more); snd_cwnd >= 1; MSwift's H in [1, h_cap], the window never
  * holding more than H samples, and its median or percentile inside the
  * window's range.  UBSan and ASan catch overflow, division by zero and
- * stray accesses.  One bound does not hold from the first instant:
- * swift_init() leaves the initial window unclamped; see on_undo() for
- * the narrow exception the checks make for it.
+ * stray accesses.  The initial window is clamped as swift_init() clamps
+ * it, so every bound holds from the first instant.
  */
 #include <string.h>
 
@@ -65,7 +64,6 @@ struct sock_model {
 	u16 pacing_pct;
 	u8 retx_reset, pctl, variant;
 	bool abs_target, lazy, median, in_loss;
-	u64 init_cwnd;		/* the window swift_init() set, Q16 */
 	u32 mss, cwnd_clamp;	/* tp->mss_cache, tp->snd_cwnd_clamp */
 	u32 srtt_us;		/* tp->srtt_us >> 3, 0 before any sample */
 	u32 min_rtt_us;		/* tcp_min_rtt(), 0 before any sample */
@@ -150,8 +148,9 @@ static int sock_init(struct sock_model *ca, const struct swift_params *p,
 		     (u64)p->fs_max_cwnd << SWIFT_SHIFT);
 	ca->fs_rmin = (u32)min_t(u64, c.fs_rmin, U32_MAX);
 	ca->fs_rmax = (u32)min_t(u64, c.fs_rmax, U32_MAX);
-	ca->law.cwnd = (u64)p->init_cwnd << SWIFT_SHIFT;
-	ca->init_cwnd = ca->law.cwnd;
+	swift_cfg(ca, &c);
+	ca->law.cwnd = clamp_t(u64, (u64)p->init_cwnd << SWIFT_SHIFT,
+			       c.min_cwnd, c.max_cwnd);
 	if (ca->median)
 		return dcc_medbuf_init(&ca->med, ca->h_cap);
 	return 0;
@@ -184,11 +183,8 @@ static void check_apply(const struct sock_model *ca)
 	FUZZ_ASSERT(swift_cwnd_pkts(cwnd) >= 1, "snd_cwnd 0");
 }
 
-/*
- * After a call into the law (@prev: the window before it): the window is
- * inside its clamps.  The one exception is the gap on_undo() describes: a
- * call that leaves the unclamped initial window untouched (a decrease held
- * by the once-per-RTT guard) does not clamp it either.
+/* After a call into the law (@prev: the window before it): the window is
+ * inside its clamps.
  */
 static void check_law(const struct sock_model *ca, u64 prev)
 {
@@ -199,8 +195,8 @@ static void check_law(const struct sock_model *ca, u64 prev)
 	FUZZ_ASSERT(c.min_cwnd >= 1 && c.max_cwnd <= SWIFT_CWND_MAX &&
 		    c.min_cwnd <= c.max_cwnd, "clamps [%llu, %llu]",
 		    (unsigned long long)c.min_cwnd, (unsigned long long)c.max_cwnd);
-	FUZZ_ASSERT((ca->law.cwnd >= c.min_cwnd && ca->law.cwnd <= c.max_cwnd) ||
-		    (ca->law.cwnd == prev && prev == ca->init_cwnd),
+	(void)prev;
+	FUZZ_ASSERT(ca->law.cwnd >= c.min_cwnd && ca->law.cwnd <= c.max_cwnd,
 		    "cwnd %llu outside [%llu, %llu]",
 		    (unsigned long long)ca->law.cwnd,
 		    (unsigned long long)c.min_cwnd, (unsigned long long)c.max_cwnd);
@@ -311,14 +307,8 @@ static void on_rto(struct sock_model *ca)
 }
 
 /*
- * undo_cwnd (a spurious loss): LSwift and MSwift take the cut back.
- *
- * Known gap, checked as such: swift_init() sets cwnd = init_cwnd without
- * clamping it to [min_cwnd, max_cwnd] (init_cwnd above snd_cwnd_clamp, or
- * below min_cwnd_mpkt), so until the law's first call the window is
- * outside its clamps, and an undo whose prior window was taken then
- * brings it back.  snd_cwnd itself stays within snd_cwnd_clamp
- * (swift_apply() takes the min).  Any other way above max_cwnd fails.
+ * undo_cwnd (a spurious loss): LSwift and MSwift take the cut back, never
+ * above max_cwnd (the prior window was inside the clamps).
  */
 static void on_undo(struct sock_model *ca)
 {
@@ -328,7 +318,7 @@ static void on_undo(struct sock_model *ca)
 		ca->law.cwnd = max_t(u64, ca->law.cwnd,
 				     (u64)ca->prior_cwnd << SWIFT_SHIFT);
 	swift_cfg(ca, &c);
-	FUZZ_ASSERT(ca->law.cwnd <= max(c.max_cwnd, ca->init_cwnd),
+	FUZZ_ASSERT(ca->law.cwnd <= c.max_cwnd,
 		    "undo: cwnd %llu above %llu", (unsigned long long)ca->law.cwnd,
 		    (unsigned long long)c.max_cwnd);
 	check_apply(ca);
