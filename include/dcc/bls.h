@@ -75,7 +75,7 @@ struct dcc_bls_sample {
 struct dcc_bls_out {
 	u64 delay;		/* mean delay of the batch, caller units */
 	u64 infl_bytes;		/* packet-weighted mean inflight at send */
-	u64 rate_Bps;		/* send rate of the batch's packets (0 if stale) */
+	u64 rate_bytes_ps;		/* send rate of the batch's packets (0 if stale) */
 	u64 span;		/* send-time span of the batch, caller units */
 	s32 grad_q16;		/* dimensionless slope, Q16.16 (0 if invalid) */
 	u32 samples;		/* regression points */

@@ -59,7 +59,7 @@ static inline bool ccc_region_is_a(u8 r)
 
 /* What one socket's law needs, resolved from its parameter snapshot. */
 struct ccc_cfg {
-	u64 line_Bps;	/* R_l, bytes/s (> 0) */
+	u64 line_bytes_ps;	/* R_l, bytes/s (> 0) */
 	u64 r_min;	/* rate floor, bytes/s */
 	u64 r_max;	/* rate ceiling, bytes/s (<= R_l) */
 	u32 qb_us;	/* q_B, target queueing delay (>= 1) */
@@ -160,6 +160,6 @@ void ccc_on_ack(struct ccc_state *s, const struct ccc_cfg *c,
 u64 ccc_cwnd_bytes(const struct ccc_cfg *c, u64 rate, u32 gain_pct);
 
 /* S as bytes/s */
-u64 ccc_basis_Bps(const struct ccc_state *s, const struct ccc_cfg *c);
+u64 ccc_basis_bytes_ps(const struct ccc_state *s, const struct ccc_cfg *c);
 
 #endif /* _DCC_CCC_H */

@@ -125,15 +125,15 @@ u32 dcc_auto_base_rtt_us(const struct sock *sk, bool share);
 
 /*
  * Estimated line rate for flows that are not told it (estimate mode of
- * OSCAR's mu and CCC's R_l): the highest rate @observed_Bps any dcc flow
+ * OSCAR's mu and CCC's R_l): the highest rate @observed_bytes_ps any dcc flow
  * of this network namespace has reported through the same egress device,
- * within tcp_min_rtt_wlen seconds, at least @floor_Bps.  @observed_Bps = 0
+ * within tcp_min_rtt_wlen seconds, at least @floor_bytes_ps.  @observed_bytes_ps = 0
  * only reads.  Per device, so a loopback flow's rate is no estimate for
  * the NIC; per namespace, as the min-RTT table; windowed, so one burst
  * does not raise it for as long as the module stays loaded.  Bytes/s, in
  * steps of DCC_RATE_STEP_BPS, at most DCC_RATE_MAX_BPS.
  */
-u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_Bps, u64 floor_Bps);
+u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_bytes_ps, u64 floor_bytes_ps);
 #define DCC_RATE_STEP_BPS 8000ULL	/* 64 kbit/s: the table's rate unit */
 
 /*
@@ -173,19 +173,19 @@ static inline u32 dcc_cwnd_pkts(const struct tcp_sock *tp, u64 cwnd_bytes)
 }
 
 /*
- * Apply a decision: pacing rate @rate_Bps (clamped to sk_max_pacing_rate,
+ * Apply a decision: pacing rate @rate_bytes_ps (clamped to sk_max_pacing_rate,
  * at least 1 packet per second) and cwnd = ceil(@cwnd_bytes / mss), clamped
  * to [DCC_MIN_CWND, min(snd_cwnd_clamp, DCC_MAX_CWND)].  Idempotent and
  * cheap: call on every ACK.
  */
-void dcc_apply(struct sock *sk, u64 rate_Bps, u64 cwnd_bytes);
+void dcc_apply(struct sock *sk, u64 rate_bytes_ps, u64 cwnd_bytes);
 
 /*
  * cwnd cap for a rate: rate * rtt * gain, gain in Q8 (256 = 1.0).  Before
  * the first RTT sample (rtt_us == 0) returns the initial window
  * (TCP_INIT_CWND packets of @mss) so nothing is ever zero.
  */
-u64 dcc_cwnd_bytes(u64 rate_Bps, u32 rtt_us, u32 gain_q8, u32 mss);
+u64 dcc_cwnd_bytes(u64 rate_bytes_ps, u32 rtt_us, u32 gain_q8, u32 mss);
 
 /* ---- validated u32 module parameters ---------------------------------- */
 

@@ -111,13 +111,13 @@ static inline u64 dcc_sat_add_u64(u64 a, u64 b)
 }
 
 /*
- * Bytes in flight for @rate_Bps bytes/s sustained over @t time units of
+ * Bytes in flight for @rate_bytes_ps bytes/s sustained over @t time units of
  * which there are @units_per_sec per second: rate * t / units_per_sec.
  * Exact for the whole dcc range (128-bit product, saturates at U64_MAX).
  */
-static inline u64 dcc_rate_time_bytes(u64 rate_Bps, u64 t, u64 units_per_sec)
+static inline u64 dcc_rate_time_bytes(u64 rate_bytes_ps, u64 t, u64 units_per_sec)
 {
-	return dcc_mul_div(rate_Bps, t, units_per_sec);
+	return dcc_mul_div(rate_bytes_ps, t, units_per_sec);
 }
 
 /* Rate in bytes/s from @bytes delivered over @t units (0 if t == 0). */

@@ -78,7 +78,7 @@ extern const struct nscc_params nscc_params_default;
 
 /* Everything one ACK's law needs, resolved from a snapshot (nscc_resolve). */
 struct nscc_cfg {
-	u64 rate_Bps;		/* nic rate, bytes/s */
+	u64 rate_bytes_ps;		/* nic rate, bytes/s */
 	u64 alpha_q24;		/* bytes per us of (target - d), Q24 */
 	u64 fi;			/* bytes per RTT */
 	u64 eta;		/* bytes per network RTT */

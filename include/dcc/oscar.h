@@ -36,7 +36,7 @@
 
 /* What one socket's law needs, resolved from its parameter snapshot. */
 struct oscar_law_cfg {
-	u64 mu_Bps;	/* bottleneck (line) rate mu, bytes/s */
+	u64 mu_bytes_ps;	/* bottleneck (line) rate mu, bytes/s */
 	u32 base_us;	/* RTT_base */
 	u32 dt_us;	/* D_target */
 	u32 eps_us;	/* HAI margin: delay <= base + eps means empty queue */

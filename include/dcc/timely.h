@@ -71,10 +71,10 @@ struct timely_law_cfg {
 	u32 dmin_us;		/* D_minRTT: gradient normaliser, >= 1 */
 	u32 alpha_q16;		/* EWMA weight of the new difference */
 	u32 beta_q20;		/* decrease factor */
-	u64 delta_Bps;		/* delta (SQCC: delta0, the cap of C k / N^2) */
-	u64 link_Bps;		/* C, for SQCC's delta = C k / N^2 */
-	u64 rate_min_Bps;
-	u64 rate_max_Bps;
+	u64 delta_bytes_ps;		/* delta (SQCC: delta0, the cap of C k / N^2) */
+	u64 link_bytes_ps;		/* C, for SQCC's delta = C k / N^2 */
+	u64 rate_min_bytes_ps;
+	u64 rate_max_bytes_ps;
 };
 
 /*
@@ -95,7 +95,7 @@ struct timely_law_out {
 	u32 w_q16;		/* weight w(g) (patched/SQCC), else 0 */
 	s64 err_q16;		/* error (patched/SQCC), else 0 */
 	u32 t_low_us;		/* T_low in force (SQCC: k T_low0) */
-	u64 delta_Bps;		/* delta in force (SQCC: min(delta0, C k/N^2)) */
+	u64 delta_bytes_ps;		/* delta in force (SQCC: min(delta0, C k/N^2)) */
 	u8 k;			/* SQCC: max(1, floor(log10 N)), else 0 */
 	u8 branch;		/* enum timely_branch */
 	bool held;		/* app-limited: an increase was not applied */
@@ -167,9 +167,9 @@ u64 timely_sqcc_delta(const struct timely_law_cfg *c, u32 n, u8 k);
  * SQCC's sender-side N sample (spec 6.7, the paper's suggestion after
  * Alg. 3): with a queue the link is saturated and the aggregate arrival
  * rate is C (1 + g), so N ~ C (1 + g) / R_own.  g is clamped to
- * [-0.5, 1]; the result to [1, TIMELY_N_MAX].  0 if @own_Bps is 0.
+ * [-0.5, 1]; the result to [1, TIMELY_N_MAX].  0 if @own_bytes_ps is 0.
  */
-u32 timely_n_sample(u64 link_Bps, s32 g_q16, u64 own_Bps);
+u32 timely_n_sample(u64 link_bytes_ps, s32 g_q16, u64 own_bytes_ps);
 
 /*
  * SQCC's N estimate filter: the median of the last 3 samples of

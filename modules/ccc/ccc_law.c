@@ -21,19 +21,19 @@ static inline u64 ccc_q_floor(const struct ccc_cfg *c)
 static u32 ccc_share(const struct ccc_cfg *c, u64 rate)
 {
 	/* rate <= 2^37, * 2^16 = 2^53: fits u64 */
-	return (u32)min_t(u64, div64_u64(rate << CCC_Q, c->line_Bps),
+	return (u32)min_t(u64, div64_u64(rate << CCC_Q, c->line_bytes_ps),
 			  CCC_SHARE_ONE);
 }
 
 /* share (Q16) of R_l as bytes/s: R_l < 2^37, share <= 2^16: < 2^53 */
-static u64 ccc_share_Bps(const struct ccc_cfg *c, u32 share)
+static u64 ccc_share_bytes_ps(const struct ccc_cfg *c, u32 share)
 {
-	return (c->line_Bps * share) >> CCC_Q;
+	return (c->line_bytes_ps * share) >> CCC_Q;
 }
 
-u64 ccc_basis_Bps(const struct ccc_state *s, const struct ccc_cfg *c)
+u64 ccc_basis_bytes_ps(const struct ccc_state *s, const struct ccc_cfg *c)
 {
-	return ccc_share_Bps(c, s->basis);
+	return ccc_share_bytes_ps(c, s->basis);
 }
 
 void ccc_state_reset_grad(struct ccc_state *s)
@@ -236,7 +236,7 @@ void ccc_on_ack(struct ccc_state *s, const struct ccc_cfg *c,
 	/* Irr / R_l = max(0, 1 - q/q_B) (eq. 6); q < q_B here: < 2^48 */
 	dd.irr_frac = q >= c->qb_us ? 0 :
 		CCC_ONE - (u32)div_u64((u64)q << CCC_Q, c->qb_us);
-	irr = ccc_share_Bps(c, dd.irr_frac);
+	irr = ccc_share_bytes_ps(c, dd.irr_frac);
 
 	/* f(k) = [(Irr - r) * delta > 0] (eq. 9); 0 on either boundary */
 	dd.f = (delta > 0 && irr > r) || (delta < 0 && irr < r);
@@ -292,7 +292,7 @@ void ccc_on_ack(struct ccc_state *s, const struct ccc_cfg *c,
 		if (!dd.f || a->app_limited)
 			break;	/* an idle app is not spare capacity (8-10) */
 		/* S <= 2^37; * w_ai <= 2^53; * rho <= 2^53; << n_ai <= 2^57 */
-		mag = (ccc_basis_Bps(s, c) * w_ai) >> CCC_Q;
+		mag = (ccc_basis_bytes_ps(s, c) * w_ai) >> CCC_Q;
 		mag = ((mag * dd.rho) >> CCC_Q) << s->n_ai;
 		dd.step = (s64)min_t(u64, mag, c->r_max);
 		break;
@@ -343,12 +343,12 @@ void ccc_on_ack(struct ccc_state *s, const struct ccc_cfg *c,
 	 * above q_B, so the transients and the A zig-zag are the paper's.
 	 * fair_ai = 0 turns it off.  rho (Itv/RTT_min, 4.3.4) makes it a
 	 * per-time step whatever the ACK rate.
-	 * line_Bps < 2^37, fair_ai <= 2^16, rho <= 2^16: < 2^53 each.
+	 * line_bytes_ps < 2^37, fair_ai <= 2^16, rho <= 2^16: < 2^53 each.
 	 */
 	if (c->fair_ai && (region == CCC_H1I || region == CCC_H2I) &&
 	    !a->app_limited && q > c->ut_us &&
 	    s->qv < (s32)c->qv_near && s->qv > -(s32)c->qv_near) {
-		mag = (((c->line_Bps * c->fair_ai) >> CCC_Q) * dd.rho) >> CCC_Q;
+		mag = (((c->line_bytes_ps * c->fair_ai) >> CCC_Q) * dd.rho) >> CCC_Q;
 		dd.step += (s64)min_t(u64, mag, c->r_max);
 	}
 

@@ -40,7 +40,7 @@
  *
  * Paper symbol -> code:
  *	r, S, q_v, n (v_ai = 2^n)	ccc->st.rate, .basis, .qv, .n_ai
- *	q_B, R_l, gamma, RTT_min	ccc_cfg .qb_us, .line_Bps, .gamma_q16,
+ *	q_B, R_l, gamma, RTT_min	ccc_cfg .qb_us, .line_bytes_ps, .gamma_q16,
  *					.rttmin_us (from the per-socket snapshot)
  *	Itv, M				ccc_ack .itv_us, .acked_bytes
  *	regions A^i..H_2^d		enum ccc_region (include/dcc/ccc.h)
@@ -170,7 +170,7 @@ static void ccc_cfg_of(const struct sock *sk, const struct ccc *ca,
 	u64 line = max_t(u64, (u64)ca->line_kbps * 125, 1);
 
 	*c = (struct ccc_cfg){
-		.line_Bps = line,
+		.line_bytes_ps = line,
 		/* spec 4.5: max(R_l / 1024, 2 MSS per RTT_min) */
 		.r_min = max_t(u64, line >> 10,
 			       div_u64((u64)2 * mss * USEC_PER_SEC, rtt)),
@@ -191,12 +191,12 @@ static void ccc_cfg_of(const struct sock *sk, const struct ccc *ca,
 	c->r_min = min(c->r_min, c->r_max);
 }
 
-/* Estimate mode: the shared R_l after folding in @rate_Bps (0: read), kbit/s */
-static u32 ccc_line_shared_kbps(const struct sock *sk, u64 rate_Bps)
+/* Estimate mode: the shared R_l after folding in @rate_bytes_ps (0: read), kbit/s */
+static u32 ccc_line_shared_kbps(const struct sock *sk, u64 rate_bytes_ps)
 {
 	u64 floor = (u64)READ_ONCE(init_rate_mbps) * DCC_MBPS_TO_BPS;
 
-	return (u32)div_u64(dcc_shared_line_rate(sk, rate_Bps, floor), 125);
+	return (u32)div_u64(dcc_shared_line_rate(sk, rate_bytes_ps, floor), 125);
 }
 
 /*
@@ -265,7 +265,7 @@ static void ccc_init(struct sock *sk)
 		r0 = div_u64((u64)TCP_INIT_CWND * tp->mss_cache * USEC_PER_SEC,
 			     ca->rttmin_us);
 	else
-		r0 = c.line_Bps;	/* line rate (spec 4.6) */
+		r0 = c.line_bytes_ps;	/* line rate (spec 4.6) */
 	ccc_state_init(&ca->st, &c, r0);
 
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
@@ -361,7 +361,7 @@ static void ccc_set_state(struct sock *sk, u8 new_state)
 	/* RTO (the paper's fabric is lossless; spec 4.7 [R]): halve r */
 	ccc_cfg_of(sk, ca, &c);
 	ca->saved_share = (u32)min_t(u64, div64_u64(ca->st.rate << CCC_Q,
-						    c.line_Bps), U32_MAX);
+						    c.line_bytes_ps), U32_MAX);
 	ca->flags |= CCC_F_SAVED;
 	ca->st.rate = max(c.r_min, ca->st.rate / 2);
 	ccc_forget(ca);
@@ -395,7 +395,7 @@ static u32 ccc_undo_cwnd(struct sock *sk)
 	if ((ca->flags & (CCC_F_INITED | CCC_F_SAVED)) ==
 	    (CCC_F_INITED | CCC_F_SAVED)) {	/* the RTO was spurious */
 		ccc_cfg_of(sk, ca, &c);
-		ca->st.rate = clamp_t(u64, (c.line_Bps * ca->saved_share) >> CCC_Q,
+		ca->st.rate = clamp_t(u64, (c.line_bytes_ps * ca->saved_share) >> CCC_Q,
 				      c.r_min, c.r_max);
 		ca->flags &= ~CCC_F_SAVED;
 	}

@@ -107,12 +107,12 @@ static void bls_close(struct dcc_bls *b, const struct dcc_bls_cfg *cfg,
 	out->stale = stale;
 	if (stale) {
 		/* an idle gap inside the batch: its rate and slope say nothing */
-		out->rate_Bps = 0;
+		out->rate_bytes_ps = 0;
 		out->grad_q16 = 0;
 		out->grad_valid = false;
 		return;
 	}
-	out->rate_Bps = dcc_bytes_per_sec((u64)b->pkts * bpp, span,
+	out->rate_bytes_ps = dcc_bytes_per_sec((u64)b->pkts * bpp, span,
 					  cfg->units_per_sec);
 	out->grad_valid = dcc_bls_slope_q16(b->n, b->sx, b->sy, b->sxx, b->sxy,
 					    &out->grad_q16);

@@ -234,14 +234,14 @@ static int dcc_egress_ifindex(const struct sock *sk)
 	return ifindex;
 }
 
-u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_Bps, u64 floor_Bps)
+u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_bytes_ps, u64 floor_bytes_ps)
 {
 	u32 key, now = dcc_tick();
 	u32 hash = jhash_2words((u32)dcc_egress_ifindex(sk),
 				net_hash_mix(sock_net(sk)), 1);
 	atomic64_t *slot = dcc_slot_of(dcc_rate_tbl, hash, &key);
 	struct dcc_slot e = dcc_slot_unpack(atomic64_read(slot));
-	u32 obs = (u32)min_t(u64, div_u64(min_t(u64, observed_Bps, DCC_RATE_MAX_BPS),
+	u32 obs = (u32)min_t(u64, div_u64(min_t(u64, observed_bytes_ps, DCC_RATE_MAX_BPS),
 					  DCC_RATE_STEP_BPS), DCC_VAL_MAX);
 	u32 best = dcc_slot_valid(sk, &e, key, now) ? e.val : 0;
 
@@ -252,7 +252,7 @@ u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_Bps, u64 floor_Bps)
 	 */
 	if (obs > best || (obs && obs >= best - best / 8 && e.stamp != now))
 		atomic64_set(slot, dcc_slot_pack(key, max(obs, best), now));
-	return max_t(u64, (u64)max(best, obs) * DCC_RATE_STEP_BPS, floor_Bps);
+	return max_t(u64, (u64)max(best, obs) * DCC_RATE_STEP_BPS, floor_bytes_ps);
 }
 EXPORT_SYMBOL_GPL(dcc_shared_line_rate);
 
@@ -297,25 +297,25 @@ void dcc_pacing_init(struct sock *sk)
 }
 EXPORT_SYMBOL_GPL(dcc_pacing_init);
 
-u64 dcc_cwnd_bytes(u64 rate_Bps, u32 rtt_us, u32 gain_q8, u32 mss)
+u64 dcc_cwnd_bytes(u64 rate_bytes_ps, u32 rtt_us, u32 gain_q8, u32 mss)
 {
 	u64 bdp;
 
 	if (!rtt_us)
 		return (u64)TCP_INIT_CWND * max_t(u32, mss, 1);
-	bdp = dcc_rate_time_bytes(rate_Bps, rtt_us, DCC_USEC_PER_SEC);
+	bdp = dcc_rate_time_bytes(rate_bytes_ps, rtt_us, DCC_USEC_PER_SEC);
 	return dcc_mul_div(bdp, gain_q8, 256);
 }
 EXPORT_SYMBOL_GPL(dcc_cwnd_bytes);
 
-void dcc_apply(struct sock *sk, u64 rate_Bps, u64 cwnd_bytes)
+void dcc_apply(struct sock *sk, u64 rate_bytes_ps, u64 cwnd_bytes)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 mss = max_t(u32, tp->mss_cache, 1);
 	u64 max_rate = READ_ONCE(sk->sk_max_pacing_rate);
 
-	rate_Bps = clamp_t(u64, rate_Bps, mss, max_rate);
-	WRITE_ONCE(sk->sk_pacing_rate, (unsigned long)rate_Bps);
+	rate_bytes_ps = clamp_t(u64, rate_bytes_ps, mss, max_rate);
+	WRITE_ONCE(sk->sk_pacing_rate, (unsigned long)rate_bytes_ps);
 	tcp_snd_cwnd_set(tp, dcc_cwnd_pkts(tp, cwnd_bytes));
 }
 EXPORT_SYMBOL_GPL(dcc_apply);

@@ -82,7 +82,7 @@ void nscc_resolve(const struct nscc_params *p, u32 base_us, u32 mss,
 
 	mss = mss ? mss : 1;
 	*c = (struct nscc_cfg){ 0 };
-	c->rate_Bps = rate;
+	c->rate_bytes_ps = rate;
 	c->base_us = base;
 	c->nrtt_us = nrtt;
 	/*

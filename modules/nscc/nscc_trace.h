@@ -26,9 +26,9 @@
 TRACE_EVENT(nscc_ack,
 	TP_PROTO(const struct sock *sk, u8 flags, u8 quadrant, u32 delay_us,
 		 u32 raw_us, u32 avg_us, u32 target_us, u32 cwnd, u32 snd_cwnd,
-		 u64 pacing_Bps),
+		 u64 pacing_bytes_ps),
 	TP_ARGS(sk, flags, quadrant, delay_us, raw_us, avg_us, target_us, cwnd,
-		snd_cwnd, pacing_Bps),
+		snd_cwnd, pacing_bytes_ps),
 	TP_STRUCT__entry(
 		__field(const void *, sk)
 		__field(u16, sport)
@@ -41,7 +41,7 @@ TRACE_EVENT(nscc_ack,
 		__field(u32, target_us)
 		__field(u32, cwnd)
 		__field(u32, snd_cwnd)
-		__field(u64, pacing_Bps)
+		__field(u64, pacing_bytes_ps)
 	),
 	TP_fast_assign(
 		__entry->sk = sk;
@@ -55,13 +55,13 @@ TRACE_EVENT(nscc_ack,
 		__entry->target_us = target_us;
 		__entry->cwnd = cwnd;
 		__entry->snd_cwnd = snd_cwnd;
-		__entry->pacing_Bps = pacing_Bps;
+		__entry->pacing_bytes_ps = pacing_bytes_ps;
 	),
 	TP_printk("sport=%u dport=%u flags=0x%x quadrant=%u delay_us=%u raw_us=%u avg_us=%u target_us=%u cwnd=%u snd_cwnd=%u pacing=%llu",
 		  __entry->sport, __entry->dport, __entry->flags,
 		  __entry->quadrant, __entry->delay_us, __entry->raw_us,
 		  __entry->avg_us, __entry->target_us, __entry->cwnd,
-		  __entry->snd_cwnd, __entry->pacing_Bps)
+		  __entry->snd_cwnd, __entry->pacing_bytes_ps)
 );
 
 #endif /* _NSCC_TRACE_H */

@@ -11,12 +11,12 @@
 u64 oscar_rate(const struct oscar_law_cfg *c, u32 u)
 {
 	/* mu < 2^37, u <= 2^21: product < 2^58 */
-	return (c->mu_Bps * u) >> OSCAR_U_SHIFT;
+	return (c->mu_bytes_ps * u) >> OSCAR_U_SHIFT;
 }
 
 u64 oscar_cwnd_bytes(const struct oscar_law_cfg *c, u32 u)
 {
-	u64 bdp = dcc_rate_time_bytes(c->mu_Bps, c->base_us, DCC_USEC_PER_SEC);
+	u64 bdp = dcc_rate_time_bytes(c->mu_bytes_ps, c->base_us, DCC_USEC_PER_SEC);
 	u64 w = dcc_rate_time_bytes(oscar_rate(c, u), c->dt_us,
 				    DCC_USEC_PER_SEC);
 
@@ -31,11 +31,11 @@ u64 oscar_cwnd_bytes(const struct oscar_law_cfg *c, u32 u)
 }
 
 /* rate (bytes/s) -> share of mu in Q20; rate is clamped to 2 * mu first */
-static u32 oscar_ratio(const struct oscar_law_cfg *c, u64 rate_Bps)
+static u32 oscar_ratio(const struct oscar_law_cfg *c, u64 rate_bytes_ps)
 {
-	rate_Bps = min(rate_Bps, 2 * c->mu_Bps);
+	rate_bytes_ps = min(rate_bytes_ps, 2 * c->mu_bytes_ps);
 	/* <= 2^38 * 2^20 / mu: fits; result <= 2^21 */
-	return (u32)dcc_mul_div(rate_Bps, OSCAR_U_ONE, c->mu_Bps);
+	return (u32)dcc_mul_div(rate_bytes_ps, OSCAR_U_ONE, c->mu_bytes_ps);
 }
 
 void oscar_law_step(const struct oscar_law_cfg *c, const struct dcc_bls_out *b,
@@ -67,9 +67,9 @@ void oscar_law_step(const struct oscar_law_cfg *c, const struct dcc_bls_out *b,
 		 * stale or degenerate batch has no rate signal; the window
 		 * loop stands in for it (artifact).
 		 */
-		if (b->grad_valid && b->rate_Bps) {
+		if (b->grad_valid && b->rate_bytes_ps) {
 			g = max_t(s32, b->grad_q16, OSCAR_GRAD_FLOOR_Q16);
-			d->u_r = oscar_ratio(c, dcc_mul_div(b->rate_Bps,
+			d->u_r = oscar_ratio(c, dcc_mul_div(b->rate_bytes_ps,
 						DCC_Q16_ONE, DCC_Q16_ONE + g));
 		} else {
 			d->u_r = d->u_w;

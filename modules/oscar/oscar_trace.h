@@ -14,10 +14,10 @@
 
 TRACE_EVENT(oscar_batch,
 	TP_PROTO(const struct sock *sk, u32 delay_us, s32 grad_q16,
-		 u64 infl_bytes, u64 rate_Bps, u32 samples, u32 u_w, u32 u_r,
-		 u32 u, u8 branch, u32 cwnd, u64 pacing_Bps),
-	TP_ARGS(sk, delay_us, grad_q16, infl_bytes, rate_Bps, samples, u_w,
-		u_r, u, branch, cwnd, pacing_Bps),
+		 u64 infl_bytes, u64 rate_bytes_ps, u32 samples, u32 u_w, u32 u_r,
+		 u32 u, u8 branch, u32 cwnd, u64 pacing_bytes_ps),
+	TP_ARGS(sk, delay_us, grad_q16, infl_bytes, rate_bytes_ps, samples, u_w,
+		u_r, u, branch, cwnd, pacing_bytes_ps),
 	TP_STRUCT__entry(
 		__field(const void *, sk)
 		__field(u16, sport)
@@ -25,14 +25,14 @@ TRACE_EVENT(oscar_batch,
 		__field(u32, delay_us)
 		__field(s32, grad_q16)
 		__field(u64, infl_bytes)
-		__field(u64, rate_Bps)
+		__field(u64, rate_bytes_ps)
 		__field(u32, samples)
 		__field(u32, u_w)
 		__field(u32, u_r)
 		__field(u32, u)
 		__field(u8, branch)
 		__field(u32, cwnd)
-		__field(u64, pacing_Bps)
+		__field(u64, pacing_bytes_ps)
 	),
 	TP_fast_assign(
 		__entry->sk = sk;
@@ -41,20 +41,20 @@ TRACE_EVENT(oscar_batch,
 		__entry->delay_us = delay_us;
 		__entry->grad_q16 = grad_q16;
 		__entry->infl_bytes = infl_bytes;
-		__entry->rate_Bps = rate_Bps;
+		__entry->rate_bytes_ps = rate_bytes_ps;
 		__entry->samples = samples;
 		__entry->u_w = u_w;
 		__entry->u_r = u_r;
 		__entry->u = u;
 		__entry->branch = branch;
 		__entry->cwnd = cwnd;
-		__entry->pacing_Bps = pacing_Bps;
+		__entry->pacing_bytes_ps = pacing_bytes_ps;
 	),
 	TP_printk("sport=%u dport=%u delay_us=%u g_q16=%d infl=%llu rate=%llu n=%u u_w=%u u_r=%u u=%u branch=%u cwnd=%u pacing=%llu",
 		  __entry->sport, __entry->dport, __entry->delay_us,
-		  __entry->grad_q16, __entry->infl_bytes, __entry->rate_Bps,
+		  __entry->grad_q16, __entry->infl_bytes, __entry->rate_bytes_ps,
 		  __entry->samples, __entry->u_w, __entry->u_r, __entry->u,
-		  __entry->branch, __entry->cwnd, __entry->pacing_Bps)
+		  __entry->branch, __entry->cwnd, __entry->pacing_bytes_ps)
 );
 
 #endif /* _OSCAR_TRACE_H */

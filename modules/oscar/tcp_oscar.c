@@ -155,7 +155,7 @@ struct oscar {
 };
 
 /* mu as bytes/s: kbit/s * 125 (< 2^37 at 800 Gbit/s) */
-static u64 oscar_mu_Bps(const struct oscar *ca)
+static u64 oscar_mu_bytes_ps(const struct oscar *ca)
 {
 	return (u64)READ_ONCE(ca->mu_kbps) * 125;
 }
@@ -166,7 +166,7 @@ static void oscar_cfg(const struct oscar *ca, struct oscar_law_cfg *c)
 	/* base_us and mu_kbps change per batch; get_info reads them too */
 	u32 base = max_t(u32, READ_ONCE(ca->base_us), 1);
 
-	c->mu_Bps = oscar_mu_Bps(ca);
+	c->mu_bytes_ps = oscar_mu_bytes_ps(ca);
 	c->base_us = base;
 	c->dt_us = (u32)div_u64((u64)base * ca->dt_pct, 100);
 	c->eps_us = ca->eps_us ? ca->eps_us : max_t(u32, 2, base / 12);
@@ -198,21 +198,21 @@ static u32 oscar_tau_us(const struct oscar *ca)
 	return max_t(u32, 2, (u32)div_u64((u64)ca->base_us * ca->tau_pct, 100));
 }
 
-/* Estimate mode: the shared mu after folding in @rate_Bps (0: read), kbit/s */
-static u32 oscar_mu_shared_kbps(const struct sock *sk, u64 rate_Bps)
+/* Estimate mode: the shared mu after folding in @rate_bytes_ps (0: read), kbit/s */
+static u32 oscar_mu_shared_kbps(const struct sock *sk, u64 rate_bytes_ps)
 {
 	u64 floor = (u64)READ_ONCE(init_rate_mbps) * DCC_MBPS_TO_BPS;
-	u64 mu = dcc_shared_line_rate(sk, rate_Bps, floor);	/* <= 1e11 */
+	u64 mu = dcc_shared_line_rate(sk, rate_bytes_ps, floor);	/* <= 1e11 */
 
 	return (u32)div_u64(mu, 125);
 }
 
 /* Estimate mode: fold a measured send rate into the shared mu. */
 static void oscar_mu_observe(const struct sock *sk, struct oscar *ca,
-			     u64 rate_Bps)
+			     u64 rate_bytes_ps)
 {
-	/* 25% headroom; rate_Bps <= 2^40 in any batch (BLS), no overflow */
-	u32 kbps = oscar_mu_shared_kbps(sk, rate_Bps * 5 / 4);
+	/* 25% headroom; rate_bytes_ps <= 2^40 in any batch (BLS), no overflow */
+	u32 kbps = oscar_mu_shared_kbps(sk, rate_bytes_ps * 5 / 4);
 
 	if (kbps > ca->mu_kbps)
 		WRITE_ONCE(ca->mu_kbps, kbps);
@@ -293,8 +293,8 @@ static void oscar_on_batch(struct sock *sk, struct oscar *ca,
 	struct oscar_decision d;
 	bool app_limited = ca->app_lim * 2 > b->samples;
 
-	if (b->rate_Bps && !app_limited && (ca->flags & OSCAR_F_AUTO_MU))
-		oscar_mu_observe(sk, ca, b->rate_Bps);
+	if (b->rate_bytes_ps && !app_limited && (ca->flags & OSCAR_F_AUTO_MU))
+		oscar_mu_observe(sk, ca, b->rate_bytes_ps);
 	oscar_cfg(ca, &c);
 	oscar_law_step(&c, b, ca->u, app_limited, &d);
 	WRITE_ONCE(ca->u, d.u);
@@ -305,7 +305,7 @@ static void oscar_on_batch(struct sock *sk, struct oscar *ca,
 
 	oscar_apply(sk, ca, &c);	/* c was resolved after mu_observe */
 	trace_oscar_batch(sk, ca->last_delay_us, b->grad_q16, b->infl_bytes,
-			  b->rate_Bps, b->samples, d.u_w, d.u_r, d.u, d.branch,
+			  b->rate_bytes_ps, b->samples, d.u_w, d.u_r, d.u, d.branch,
 			  tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
 }
 

@@ -19,9 +19,9 @@
 TRACE_EVENT(swift_decision,
 	TP_PROTO(const struct sock *sk, u8 variant, u8 action, u32 raw_us,
 		 u32 delay_us, u32 target_us, u16 h, u64 cwnd_q16, u32 cwnd,
-		 u64 pacing_Bps),
+		 u64 pacing_bytes_ps),
 	TP_ARGS(sk, variant, action, raw_us, delay_us, target_us, h, cwnd_q16,
-		cwnd, pacing_Bps),
+		cwnd, pacing_bytes_ps),
 	TP_STRUCT__entry(
 		__field(const void *, sk)
 		__field(u16, sport)
@@ -34,7 +34,7 @@ TRACE_EVENT(swift_decision,
 		__field(u32, target_us)
 		__field(u64, cwnd_q16)
 		__field(u32, cwnd)
-		__field(u64, pacing_Bps)
+		__field(u64, pacing_bytes_ps)
 	),
 	TP_fast_assign(
 		__entry->sk = sk;
@@ -48,13 +48,13 @@ TRACE_EVENT(swift_decision,
 		__entry->target_us = target_us;
 		__entry->cwnd_q16 = cwnd_q16;
 		__entry->cwnd = cwnd;
-		__entry->pacing_Bps = pacing_Bps;
+		__entry->pacing_bytes_ps = pacing_bytes_ps;
 	),
 	TP_printk("sport=%u dport=%u variant=%u action=%u raw_us=%u delay_us=%u target_us=%u h=%u cwnd_q16=%llu cwnd=%u pacing=%llu",
 		  __entry->sport, __entry->dport, __entry->variant,
 		  __entry->action, __entry->raw_us, __entry->delay_us,
 		  __entry->target_us, __entry->h, __entry->cwnd_q16,
-		  __entry->cwnd, __entry->pacing_Bps)
+		  __entry->cwnd, __entry->pacing_bytes_ps)
 );
 
 #endif /* _SWIFT_TRACE_H */

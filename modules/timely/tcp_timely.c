@@ -294,10 +294,10 @@ static void timely_cfg(const struct sock *sk, const struct timely *ca,
 		.dmin_us = ca->dmin_us ? ca->dmin_us : max_t(u32, ca->base_us, 1),
 		.alpha_q16 = ca->alpha_q16,
 		.beta_q20 = ca->beta_q20,
-		.delta_Bps = (u64)ca->delta_kbps * 125,
-		.link_Bps = (u64)ca->link_mbps * DCC_MBPS_TO_BPS,
-		.rate_min_Bps = (u64)ca->rate_min_kbps * 125,
-		.rate_max_Bps = max_rate,
+		.delta_bytes_ps = (u64)ca->delta_kbps * 125,
+		.link_bytes_ps = (u64)ca->link_mbps * DCC_MBPS_TO_BPS,
+		.rate_min_bytes_ps = (u64)ca->rate_min_kbps * 125,
+		.rate_max_bytes_ps = max_rate,
 	};
 }
 
@@ -423,8 +423,8 @@ static void TIMELY_FN(init)(struct sock *sk)
 					   DCC_USEC_PER_SEC,
 					   ca->base_us ? ca->base_us : USEC_PER_MSEC);
 	timely_cfg(sk, ca, &c);
-	ca->law.rate = clamp_t(u64, rate, c.rate_min_Bps,
-			       max(c.rate_min_Bps, c.rate_max_Bps));
+	ca->law.rate = clamp_t(u64, rate, c.rate_min_bytes_ps,
+			       max(c.rate_min_bytes_ps, c.rate_max_bytes_ps));
 
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
 	dcc_pacing_init(sk);
@@ -451,17 +451,17 @@ static void timely_completion(struct sock *sk, struct timely *ca,
 	WRITE_ONCE(ca->last_w, (u16)(o.w_q16 >> 8));
 #if IS_SQCC
 	/* the sender-side N sample needs a queue (a saturated link) and C */
-	if (ca->n_source == SQCC_N_ESTIMATE && c.link_Bps &&
+	if (ca->n_source == SQCC_N_ESTIMATE && c.link_bytes_ps &&
 	    o.d_us >= c.t_low_us && wo->span_us && !app_limited) {
 		u64 own = dcc_bytes_per_sec(wo->bytes, wo->span_us, DCC_USEC_PER_SEC);
 
 		ca->n_est = (u16)timely_nest_push(&ca->nest,
-				timely_n_sample(c.link_Bps, o.g_q16, own));
+				timely_n_sample(c.link_bytes_ps, o.g_q16, own));
 	}
 #endif
 	timely_apply(sk, ca, &c);
 	trace_rate_update(sk, wo->rtt_us, o.d_us, o.g_q16, o.w_q16, o.err_q16,
-			  o.t_low_us, o.delta_Bps, n, ca->law.rate,
+			  o.t_low_us, o.delta_bytes_ps, n, ca->law.rate,
 			  tcp_snd_cwnd(tcp_sk(sk)), o.branch);
 }
 
@@ -524,7 +524,7 @@ static void TIMELY_FN(set_state)(struct sock *sk, u8 new_state)
 	/* G12: the paper's fabric is lossless; one cut per episode */
 	ca->flags |= TIMELY_F_CUT;
 	timely_cfg(sk, ca, &c);
-	ca->law.rate = max(c.rate_min_Bps,
+	ca->law.rate = max(c.rate_min_bytes_ps,
 			   div_u64(ca->law.rate * (100 - ca->loss_md_pct), 100));
 	timely_apply(sk, ca, &c);
 }

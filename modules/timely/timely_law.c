@@ -63,24 +63,24 @@ u32 timely_sqcc_t_low(const struct timely_law_cfg *c, u8 k)
 u64 timely_sqcc_delta(const struct timely_law_cfg *c, u32 n, u8 k)
 {
 	/* C unknown: C = 1000 delta0 (the spec's scaling rule, reversed) */
-	u64 C = c->link_Bps ? c->link_Bps : c->delta_Bps * 1000;
+	u64 C = c->link_bytes_ps ? c->link_bytes_ps : c->delta_bytes_ps * 1000;
 	u64 nn = (u64)max_t(u32, n, 1) * max_t(u32, n, 1);	/* < 2^32 */
 
 	/* C <= 2^40, k <= 4: C k < 2^42.  Paper: delta = C k / N^2 (the
 	 * lower root of Eq. 24); capped at delta0 where that exceeds the
 	 * initial step (small N, spec G3), floored at 1 B/s. */
-	return clamp_t(u64, div64_u64(C * k, nn), 1, c->delta_Bps);
+	return clamp_t(u64, div64_u64(C * k, nn), 1, c->delta_bytes_ps);
 }
 
-u32 timely_n_sample(u64 link_Bps, s32 g_q16, u64 own_Bps)
+u32 timely_n_sample(u64 link_bytes_ps, s32 g_q16, u64 own_bytes_ps)
 {
 	s32 g = clamp_t(s32, g_q16, -TIMELY_ONE / 2, TIMELY_ONE);
 	u64 n;
 
-	if (!own_Bps)
+	if (!own_bytes_ps)
 		return 0;
 	/* C (1 + g) / R: C < 2^40, (1 + g) <= 2^17 in Q16, 128-bit product */
-	n = dcc_mul_div(link_Bps, (u64)(TIMELY_ONE + g), own_Bps);
+	n = dcc_mul_div(link_bytes_ps, (u64)(TIMELY_ONE + g), own_bytes_ps);
 	n = (n + TIMELY_ONE / 2) >> TIMELY_Q;
 	return (u32)clamp_t(u64, n, 1, TIMELY_N_MAX);
 }
@@ -148,7 +148,7 @@ void timely_law_update(const struct timely_law_cfg *c,
 {
 	u32 rtt = clamp_t(u32, rtt_us, 1, TIMELY_RTT_MAX);
 	u32 tl = c->t_low_us, th = c->t_high_us, d, w;
-	u64 rate = s->rate, delta = c->delta_Bps, emax;
+	u64 rate = s->rate, delta = c->delta_bytes_ps, emax;
 	s64 x, g;
 	bool hai;
 
@@ -160,7 +160,7 @@ void timely_law_update(const struct timely_law_cfg *c,
 		delta = timely_sqcc_delta(c, n, o->k);
 	}
 	o->t_low_us = tl;
-	o->delta_Bps = delta;
+	o->delta_bytes_ps = delta;
 	/* relative mode (spec 6.5): thresholds apply to the queueing delay */
 	d = !c->relative ? rtt : rtt > c->base_us ? rtt - c->base_us : 0;
 	o->d_us = d;
@@ -193,7 +193,7 @@ void timely_law_update(const struct timely_law_cfg *c,
 
 	if (d < tl) {
 		/* line 5-6: additive increase (no HAI below T_low, as [17]) */
-		rate += o->delta_Bps;
+		rate += o->delta_bytes_ps;
 		o->branch = TIMELY_BR_LOW;
 	} else if (d > th && !(c->kind == TIMELY_LAW_SQCC && c->thigh_max_cut)) {
 		/* line 7-8: rate *= 1 - beta (1 - T_high / d); d > th >= 1.
@@ -236,6 +236,6 @@ void timely_law_update(const struct timely_law_cfg *c,
 		rate = s->rate;
 		o->held = true;
 	}
-	s->rate = clamp_t(u64, rate, c->rate_min_Bps,
-			  max(c->rate_min_Bps, c->rate_max_Bps));
+	s->rate = clamp_t(u64, rate, c->rate_min_bytes_ps,
+			  max(c->rate_min_bytes_ps, c->rate_max_bytes_ps));
 }

@@ -16,10 +16,10 @@
 
 TRACE_EVENT(rate_update,
 	TP_PROTO(const struct sock *sk, u32 rtt_us, u32 d_us, s32 g_q16,
-		 u32 w_q16, s64 err_q16, u32 t_low_us, u64 delta_Bps, u32 n,
-		 u64 rate_Bps, u32 cwnd, u8 branch),
-	TP_ARGS(sk, rtt_us, d_us, g_q16, w_q16, err_q16, t_low_us, delta_Bps,
-		n, rate_Bps, cwnd, branch),
+		 u32 w_q16, s64 err_q16, u32 t_low_us, u64 delta_bytes_ps, u32 n,
+		 u64 rate_bytes_ps, u32 cwnd, u8 branch),
+	TP_ARGS(sk, rtt_us, d_us, g_q16, w_q16, err_q16, t_low_us, delta_bytes_ps,
+		n, rate_bytes_ps, cwnd, branch),
 	TP_STRUCT__entry(
 		__field(const void *, sk)
 		__field(u16, sport)
@@ -30,9 +30,9 @@ TRACE_EVENT(rate_update,
 		__field(u32, w_q16)
 		__field(s64, err_q16)
 		__field(u32, t_low_us)
-		__field(u64, delta_Bps)
+		__field(u64, delta_bytes_ps)
 		__field(u32, n)
-		__field(u64, rate_Bps)
+		__field(u64, rate_bytes_ps)
 		__field(u32, cwnd)
 		__field(u8, branch)
 	),
@@ -46,17 +46,17 @@ TRACE_EVENT(rate_update,
 		__entry->w_q16 = w_q16;
 		__entry->err_q16 = err_q16;
 		__entry->t_low_us = t_low_us;
-		__entry->delta_Bps = delta_Bps;
+		__entry->delta_bytes_ps = delta_bytes_ps;
 		__entry->n = n;
-		__entry->rate_Bps = rate_Bps;
+		__entry->rate_bytes_ps = rate_bytes_ps;
 		__entry->cwnd = cwnd;
 		__entry->branch = branch;
 	),
 	TP_printk("sport=%u dport=%u rtt_us=%u d_us=%u g_q16=%d w_q16=%u err_q16=%lld t_low_us=%u delta=%llu n=%u rate=%llu cwnd=%u branch=%u",
 		  __entry->sport, __entry->dport, __entry->rtt_us,
 		  __entry->d_us, __entry->g_q16, __entry->w_q16,
-		  __entry->err_q16, __entry->t_low_us, __entry->delta_Bps,
-		  __entry->n, __entry->rate_Bps, __entry->cwnd, __entry->branch)
+		  __entry->err_q16, __entry->t_low_us, __entry->delta_bytes_ps,
+		  __entry->n, __entry->rate_bytes_ps, __entry->cwnd, __entry->branch)
 );
 
 #endif /* _TIMELY_TRACE_H */

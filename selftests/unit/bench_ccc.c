@@ -39,7 +39,7 @@ static uint64_t seed = 42;
 void bench_setup(void)
 {
 	cfg = (struct ccc_cfg){
-		.line_Bps = LINE_BPS,
+		.line_bytes_ps = LINE_BPS,
 		.r_min = max_t(u64, LINE_BPS >> 10, 2ULL * MSS * 1000000 / BASE_US),
 		.r_max = LINE_BPS,
 		.qb_us = QB_US,

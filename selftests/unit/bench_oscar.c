@@ -28,7 +28,7 @@ static uint64_t seed = 42;
 void bench_setup(void)
 {
 	law = (struct oscar_law_cfg){
-		.mu_Bps = 100000000 / 8, .base_us = BASE_US, .dt_us = BASE_US * 3 / 2,
+		.mu_bytes_ps = 100000000 / 8, .base_us = BASE_US, .dt_us = BASE_US * 3 / 2,
 		.eps_us = BASE_US / 12, .hyst_us = 0,
 		.u_ai = OSCAR_PPM_TO_U(1000), .u_hai = OSCAR_PPM_TO_U(10000),
 		.u_min = OSCAR_PPM_TO_U(1000),

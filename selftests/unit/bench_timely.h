@@ -49,8 +49,8 @@ void bench_setup(void)
 		.dmin_us = BASE_US,
 		.alpha_q16 = TIMELY_PPM_TO_Q16(875000),
 		.beta_q20 = TIMELY_PPM_TO_Q20(BENCH_TIMELY_BETA_PPM),
-		.delta_Bps = 10000ULL * 125, .link_Bps = 0,
-		.rate_min_Bps = 1000ULL * 125, .rate_max_Bps = DCC_RATE_MAX_BPS,
+		.delta_bytes_ps = 10000ULL * 125, .link_bytes_ps = 0,
+		.rate_min_bytes_ps = 1000ULL * 125, .rate_max_bytes_ps = DCC_RATE_MAX_BPS,
 	};
 	law = (struct timely_law_state){ .rate = 100000000 / 8 };
 	timely_win_reset(&win, 0);

@@ -201,9 +201,9 @@ HARNESS static void check_batch(const struct model *m, const struct dcc_bls_out 
 	}
 
 	if (want_stale) {
-		ASSERT(o->rate_Bps == 0 && o->grad_q16 == 0 && !o->grad_valid,
+		ASSERT(o->rate_bytes_ps == 0 && o->grad_q16 == 0 && !o->grad_valid,
 		       "stale batch: rate %llu grad %d valid %d",
-		       (unsigned long long)o->rate_Bps, o->grad_q16,
+		       (unsigned long long)o->rate_bytes_ps, o->grad_q16,
 		       o->grad_valid);
 		return;
 	}
@@ -218,13 +218,13 @@ HARNESS static void check_batch(const struct model *m, const struct dcc_bls_out 
 			    o->span;
 		u64 w = want > U64_MAX ? U64_MAX : (u64)want;
 
-		ASSERT((u128)o->rate_Bps + 1 >= w && o->rate_Bps <= (u128)w + 1,
+		ASSERT((u128)o->rate_bytes_ps + 1 >= w && o->rate_bytes_ps <= (u128)w + 1,
 		       "rate %llu want %llu (pkts %u span %llu)",
-		       (unsigned long long)o->rate_Bps, (unsigned long long)w,
+		       (unsigned long long)o->rate_bytes_ps, (unsigned long long)w,
 		       o->pkts, (unsigned long long)o->span);
 	} else {
-		ASSERT(o->rate_Bps == 0, "rate %llu over span 0",
-		       (unsigned long long)o->rate_Bps);
+		ASSERT(o->rate_bytes_ps == 0, "rate %llu over span 0",
+		       (unsigned long long)o->rate_bytes_ps);
 	}
 
 	/* gradient */

@@ -88,7 +88,7 @@ static void ccc_cfg_of(const struct sock_model *ca, struct ccc_cfg *c)
 	u64 line = max_t(u64, (u64)ca->line_kbps * 125, 1);
 
 	*c = (struct ccc_cfg){
-		.line_Bps = line,
+		.line_bytes_ps = line,
 		.r_min = max_t(u64, line >> 10,
 			       div_u64((u64)2 * mss * DCC_USEC_PER_SEC, rtt)),
 		.r_max = min_t(u64, line, ca->max_pacing),
@@ -156,7 +156,7 @@ static void sock_init(struct sock_model *ca, u32 mss, u64 max_pacing,
 	if (prm.start_mode == 1 && ca->rttmin_us)
 		r0 = div_u64((u64)10 * mss * DCC_USEC_PER_SEC, ca->rttmin_us);
 	else
-		r0 = c.line_Bps;
+		r0 = c.line_bytes_ps;
 	ccc_state_init(&ca->st, &c, r0);
 	ca->law_c = c;
 }
@@ -171,11 +171,11 @@ static void check_state(const struct sock_model *ca)
 	fz_u128 want;
 
 	ccc_cfg_of(ca, &c);
-	FUZZ_ASSERT(c.line_Bps >= DCC_MBPS_TO_BPS && c.line_Bps <= DCC_RATE_MAX_BPS,
-		    "R_l %llu", (unsigned long long)c.line_Bps);
-	FUZZ_ASSERT(c.r_min <= c.r_max && c.r_max <= c.line_Bps,
+	FUZZ_ASSERT(c.line_bytes_ps >= DCC_MBPS_TO_BPS && c.line_bytes_ps <= DCC_RATE_MAX_BPS,
+		    "R_l %llu", (unsigned long long)c.line_bytes_ps);
+	FUZZ_ASSERT(c.r_min <= c.r_max && c.r_max <= c.line_bytes_ps,
 		    "r_min %llu r_max %llu R_l %llu", (unsigned long long)c.r_min,
-		    (unsigned long long)c.r_max, (unsigned long long)c.line_Bps);
+		    (unsigned long long)c.r_max, (unsigned long long)c.line_bytes_ps);
 	/*
 	 * r is kept inside the bounds of the cfg it was last computed with:
 	 * a new R_l estimate or a lower RTT_min raises r_min at once, and r
@@ -285,7 +285,7 @@ static void on_rto(struct sock_model *ca)
 
 	ccc_cfg_of(ca, &c);
 	ca->saved_share = (u32)min_t(u64, div64_u64(ca->st.rate << CCC_Q,
-						    c.line_Bps), U32_MAX);
+						    c.line_bytes_ps), U32_MAX);
 	ca->saved = true;
 	ca->st.rate = max(c.r_min, ca->st.rate / 2);
 	ca->law_c = c;
@@ -299,7 +299,7 @@ static void on_undo(struct sock_model *ca)
 	if (!ca->saved)
 		return;
 	ccc_cfg_of(ca, &c);
-	ca->st.rate = clamp_t(u64, (c.line_Bps * ca->saved_share) >> CCC_Q,
+	ca->st.rate = clamp_t(u64, (c.line_bytes_ps * ca->saved_share) >> CCC_Q,
 			      c.r_min, c.r_max);
 	ca->law_c = c;
 	ca->saved = false;

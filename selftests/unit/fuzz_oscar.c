@@ -85,7 +85,7 @@ static void oscar_cfg(const struct sock_model *ca, struct oscar_law_cfg *c)
 {
 	u32 base = max_t(u32, ca->base_us, 1);
 
-	c->mu_Bps = (u64)ca->mu_kbps * 125;
+	c->mu_bytes_ps = (u64)ca->mu_kbps * 125;
 	c->base_us = base;
 	c->dt_us = (u32)div_u64((u64)base * ca->dt_pct, 100);
 	c->eps_us = ca->eps_us ? ca->eps_us : max_t(u32, 2, base / 12);
@@ -110,9 +110,9 @@ static u32 oscar_tau_us(const struct sock_model *ca)
 	return max_t(u32, 2, (u32)div_u64((u64)ca->base_us * ca->tau_pct, 100));
 }
 
-static void mu_observe(struct sock_model *ca, u64 rate_Bps)
+static void mu_observe(struct sock_model *ca, u64 rate_bytes_ps)
 {
-	u64 kbps = div_u64(rate_Bps, 125) * 5 / 4;
+	u64 kbps = div_u64(rate_bytes_ps, 125) * 5 / 4;
 
 	if (!ca->auto_mu)
 		return;
@@ -159,17 +159,17 @@ static void check_apply(const struct sock_model *ca)
 	u64 rate, cwnd;
 
 	oscar_cfg(ca, &c);
-	FUZZ_ASSERT(c.mu_Bps >= DCC_MBPS_TO_BPS && c.mu_Bps <= DCC_RATE_MAX_BPS,
-		    "mu %llu B/s", (unsigned long long)c.mu_Bps);
+	FUZZ_ASSERT(c.mu_bytes_ps >= DCC_MBPS_TO_BPS && c.mu_bytes_ps <= DCC_RATE_MAX_BPS,
+		    "mu %llu B/s", (unsigned long long)c.mu_bytes_ps);
 	FUZZ_ASSERT(ca->u >= ca->u_min && ca->u <= OSCAR_U_ONE,
 		    "u %u outside [%u, %u]", ca->u, ca->u_min, OSCAR_U_ONE);
 	rate = oscar_rate(&c, ca->u);
-	FUZZ_ASSERT(rate <= c.mu_Bps, "rate %llu > mu %llu",
-		    (unsigned long long)rate, (unsigned long long)c.mu_Bps);
-	FUZZ_ASSERT(rate == (u64)(((fz_u128)c.mu_Bps * ca->u) >> OSCAR_U_SHIFT),
+	FUZZ_ASSERT(rate <= c.mu_bytes_ps, "rate %llu > mu %llu",
+		    (unsigned long long)rate, (unsigned long long)c.mu_bytes_ps);
+	FUZZ_ASSERT(rate == (u64)(((fz_u128)c.mu_bytes_ps * ca->u) >> OSCAR_U_SHIFT),
 		    "rate %llu is not u mu", (unsigned long long)rate);
 	cwnd = oscar_cwnd_bytes(&c, ca->u);
-	bdp = (fz_u128)c.mu_Bps * c.base_us / DCC_USEC_PER_SEC;
+	bdp = (fz_u128)c.mu_bytes_ps * c.base_us / DCC_USEC_PER_SEC;
 	w = (fz_u128)rate * c.dt_us / DCC_USEC_PER_SEC;
 	FUZZ_ASSERT(cwnd == (u64)(w < bdp ? w : bdp),
 		    "cwnd %llu, want min(%llu, %llu)", (unsigned long long)cwnd,
@@ -196,8 +196,8 @@ static void on_batch(struct sock_model *ca, const struct dcc_bls_out *b)
 	bool app_limited = ca->app_lim * 2 > b->samples;
 	u32 old = ca->u;
 
-	if (b->rate_Bps && !app_limited)
-		mu_observe(ca, b->rate_Bps);
+	if (b->rate_bytes_ps && !app_limited)
+		mu_observe(ca, b->rate_bytes_ps);
 	oscar_cfg(ca, &c);
 	oscar_law_step(&c, b, ca->u, app_limited, &d);
 	check_decision(&d, old, app_limited);

@@ -122,10 +122,10 @@ static void timely_cfg(const struct sock_model *ca, struct timely_law_cfg *c)
 		.dmin_us = ca->dmin_us ? ca->dmin_us : max_t(u32, ca->base_us, 1),
 		.alpha_q16 = ca->alpha_q16,
 		.beta_q20 = ca->beta_q20,
-		.delta_Bps = (u64)ca->delta_kbps * 125,
-		.link_Bps = (u64)ca->link_mbps * DCC_MBPS_TO_BPS,
-		.rate_min_Bps = (u64)ca->rate_min_kbps * 125,
-		.rate_max_Bps = max_rate,
+		.delta_bytes_ps = (u64)ca->delta_kbps * 125,
+		.link_bytes_ps = (u64)ca->link_mbps * DCC_MBPS_TO_BPS,
+		.rate_min_bytes_ps = (u64)ca->rate_min_kbps * 125,
+		.rate_max_bytes_ps = max_rate,
 	};
 }
 
@@ -199,8 +199,8 @@ static void sock_init(struct sock_model *ca, const struct timely_params *p,
 		rate = dcc_rate_time_bytes(10ULL * ca->mss, DCC_USEC_PER_SEC,
 					   ca->base_us ? ca->base_us : 1000);
 	timely_cfg(ca, &c);
-	ca->law.rate = clamp_t(u64, rate, c.rate_min_Bps,
-			       max(c.rate_min_Bps, c.rate_max_Bps));
+	ca->law.rate = clamp_t(u64, rate, c.rate_min_bytes_ps,
+			       max(c.rate_min_bytes_ps, c.rate_max_bytes_ps));
 }
 
 /* ---- the checks -------------------------------------------------------- */
@@ -213,11 +213,11 @@ static void check_rate(const struct sock_model *ca)
 	fz_u128 want;
 
 	timely_cfg(ca, &c);
-	hi = max(c.rate_min_Bps, c.rate_max_Bps);
-	FUZZ_ASSERT(ca->law.rate >= c.rate_min_Bps && ca->law.rate <= hi,
+	hi = max(c.rate_min_bytes_ps, c.rate_max_bytes_ps);
+	FUZZ_ASSERT(ca->law.rate >= c.rate_min_bytes_ps && ca->law.rate <= hi,
 		    "rate %llu outside [%llu, %llu]",
 		    (unsigned long long)ca->law.rate,
-		    (unsigned long long)c.rate_min_Bps, (unsigned long long)hi);
+		    (unsigned long long)c.rate_min_bytes_ps, (unsigned long long)hi);
 	FUZZ_ASSERT(ca->law.prev_rtt <= TIMELY_RTT_MAX, "prev_rtt %u",
 		    ca->law.prev_rtt);
 	FUZZ_ASSERT(ca->law.rtt_diff <= (1 << 28) && ca->law.rtt_diff >= -(1 << 28),
@@ -261,15 +261,15 @@ static void check_update(const struct sock_model *ca,
 		FUZZ_ASSERT(o->t_low_us >= 1 &&
 			    o->t_low_us <= max_t(u32, 1, c->t_high_us / 2),
 			    "T_low %u, T_high %u", o->t_low_us, c->t_high_us);
-		FUZZ_ASSERT(o->delta_Bps >= 1 && o->delta_Bps <= c->delta_Bps,
+		FUZZ_ASSERT(o->delta_bytes_ps >= 1 && o->delta_bytes_ps <= c->delta_bytes_ps,
 			    "delta %llu, delta0 %llu",
-			    (unsigned long long)o->delta_Bps,
-			    (unsigned long long)c->delta_Bps);
+			    (unsigned long long)o->delta_bytes_ps,
+			    (unsigned long long)c->delta_bytes_ps);
 	} else {
 		FUZZ_ASSERT(o->t_low_us == c->t_low_us &&
-			    o->delta_Bps == c->delta_Bps, "T_low/delta moved");
+			    o->delta_bytes_ps == c->delta_bytes_ps, "T_low/delta moved");
 	}
-	FUZZ_ASSERT(!app_limited || ca->law.rate <= max(old, c->rate_min_Bps),
+	FUZZ_ASSERT(!app_limited || ca->law.rate <= max(old, c->rate_min_bytes_ps),
 		    "app-limited completion raised %llu -> %llu",
 		    (unsigned long long)old, (unsigned long long)ca->law.rate);
 	check_rate(ca);
@@ -306,10 +306,10 @@ static void completion(struct sock_model *ca, const struct timely_win_out *wo,
 	timely_law_update(&c, &ca->law, wo->rtt_us, n, app_limited, &o);
 	check_update(ca, &c, wo->rtt_us, n, app_limited, old, &o);
 	if (ca->kind == TIMELY_LAW_SQCC && ca->n_source == N_ESTIMATE &&
-	    c.link_Bps && o.d_us >= c.t_low_us && wo->span_us && !app_limited) {
+	    c.link_bytes_ps && o.d_us >= c.t_low_us && wo->span_us && !app_limited) {
 		u64 own = dcc_bytes_per_sec(wo->bytes, wo->span_us,
 					    DCC_USEC_PER_SEC);
-		u32 smp = timely_n_sample(c.link_Bps, o.g_q16, own);
+		u32 smp = timely_n_sample(c.link_bytes_ps, o.g_q16, own);
 
 		FUZZ_ASSERT(own ? smp >= 1 && smp <= TIMELY_N_MAX : !smp,
 			    "N sample %u (own %llu)", smp, (unsigned long long)own);
@@ -371,7 +371,7 @@ static void on_loss(struct sock_model *ca, bool rto)
 		return;
 	ca->cut = true;
 	timely_cfg(ca, &c);
-	ca->law.rate = max(c.rate_min_Bps,
+	ca->law.rate = max(c.rate_min_bytes_ps,
 			   div_u64(ca->law.rate * (100 - ca->loss_md_pct), 100));
 	check_rate(ca);
 }
@@ -398,9 +398,9 @@ static void sqcc_helpers(struct fz *in, const struct sock_model *ca)
 	FUZZ_ASSERT(k >= 1 && k <= 4, "k %u", k);
 	FUZZ_ASSERT(timely_sqcc_t_low(&c, k) >= 1, "T_low 0");
 	delta = timely_sqcc_delta(&c, n, k);
-	FUZZ_ASSERT(delta >= 1 && delta <= max_t(u64, c.delta_Bps, 1),
+	FUZZ_ASSERT(delta >= 1 && delta <= max_t(u64, c.delta_bytes_ps, 1),
 		    "delta %llu", (unsigned long long)delta);
-	smp = timely_n_sample(c.link_Bps ? c.link_Bps : DCC_MBPS_TO_BPS, g, own);
+	smp = timely_n_sample(c.link_bytes_ps ? c.link_bytes_ps : DCC_MBPS_TO_BPS, g, own);
 	FUZZ_ASSERT(own ? smp >= 1 && smp <= TIMELY_N_MAX : !smp, "N sample %u",
 		    smp);
 	timely_nest_init(&e, (u16)n);

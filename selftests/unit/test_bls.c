@@ -143,9 +143,9 @@ static void check_batch(const char *ctx, const struct dcc_bls_cfg *cfg,
 	      (unsigned long long)r->pkts);
 	CHECK(o->span == r->span, "%s: span got=%llu want=%llu", ctx,
 	      (unsigned long long)o->span, (unsigned long long)r->span);
-	CHECK(absdiff(o->rate_Bps, r->rate) <= 1,
+	CHECK(absdiff(o->rate_bytes_ps, r->rate) <= 1,
 	      "%s: rate got=%llu want=%llu (pkts=%llu bpp=%u span=%llu)", ctx,
-	      (unsigned long long)o->rate_Bps, (unsigned long long)r->rate,
+	      (unsigned long long)o->rate_bytes_ps, (unsigned long long)r->rate,
 	      (unsigned long long)r->pkts, cfg->bytes_per_pkt,
 	      (unsigned long long)r->span);
 	CHECK(absdiff(o->infl_bytes, r->infl_bytes) <= 1,
@@ -175,9 +175,9 @@ static void check_stale_batch(const char *ctx, const struct dcc_bls_cfg *cfg,
 	CHECK(r->span > stale || (r->span >> cfg->shift) > DCC_BLS_X_MAX,
 	      "%s: stale but span %llu <= stale %llu", ctx,
 	      (unsigned long long)r->span, (unsigned long long)stale);
-	CHECK(o->rate_Bps == 0 && o->grad_q16 == 0 && !o->grad_valid,
+	CHECK(o->rate_bytes_ps == 0 && o->grad_q16 == 0 && !o->grad_valid,
 	      "%s: stale: rate=%llu grad=%d valid=%d", ctx,
-	      (unsigned long long)o->rate_Bps, o->grad_q16, o->grad_valid);
+	      (unsigned long long)o->rate_bytes_ps, o->grad_q16, o->grad_valid);
 	CHECK(o->samples == r->n && o->pkts == r->pkts,
 	      "%s: stale: samples=%u/%u pkts=%u/%llu", ctx, o->samples, r->n,
 	      o->pkts, (unsigned long long)r->pkts);
@@ -432,15 +432,15 @@ static void cb_fullrange(const struct dcc_bls_cfg *cfg, size_t origin,
 		long double truth = (long double)r.pkts * cfg->bytes_per_pkt *
 				    cfg->units_per_sec / r.span;
 
-		rel = fabsl((long double)o->rate_Bps - truth) / truth;
+		rel = fabsl((long double)o->rate_bytes_ps - truth) / truth;
 		CHECK(rel <= 1e-3, "%s: rate %llu vs truth %.1Lf", c->g.name,
-		      (unsigned long long)o->rate_Bps, truth);
+		      (unsigned long long)o->rate_bytes_ps, truth);
 	}
 	/* ... and of the generating rate when the span resolves 0.05% */
 	if (r.span >= 2000) {
-		rel = fabsl((long double)o->rate_Bps - c->rate_true) / c->rate_true;
+		rel = fabsl((long double)o->rate_bytes_ps - c->rate_true) / c->rate_true;
 		CHECK(rel <= 1e-3, "%s: rate %llu vs generated %.1Lf (span %llu)",
-		      c->g.name, (unsigned long long)o->rate_Bps,
+		      c->g.name, (unsigned long long)o->rate_bytes_ps,
 		      c->rate_true, (unsigned long long)r.span);
 		c->worst_rate = fmaxl(c->worst_rate, rel);
 		c->checked_rate++;
@@ -563,7 +563,7 @@ static void cb_record(const struct dcc_bls_cfg *cfg, size_t origin,
 static int out_equal(const struct dcc_bls_out *a, const struct dcc_bls_out *b)
 {
 	return a->delay == b->delay && a->infl_bytes == b->infl_bytes &&
-	       a->rate_Bps == b->rate_Bps && a->span == b->span &&
+	       a->rate_bytes_ps == b->rate_bytes_ps && a->span == b->span &&
 	       a->grad_q16 == b->grad_q16 && a->samples == b->samples &&
 	       a->pkts == b->pkts && a->grad_valid == b->grad_valid &&
 	       a->stale == b->stale;
@@ -629,8 +629,8 @@ static void test_wrap(void)
 				   ra.out[k].grad_q16, rb.out[k].grad_q16,
 				   (unsigned long long)ra.out[k].delay,
 				   (unsigned long long)rb.out[k].delay,
-				   (unsigned long long)ra.out[k].rate_Bps,
-				   (unsigned long long)rb.out[k].rate_Bps))
+				   (unsigned long long)ra.out[k].rate_bytes_ps,
+				   (unsigned long long)rb.out[k].rate_bytes_ps))
 				break;
 		CHECK(crossed,
 		      "iter %d: test did not cross the wrap", iter);
@@ -684,9 +684,9 @@ static void test_closing_rules(void)
 		      (unsigned long long)o.delay);
 		CHECK(o.span == 100, "span=%llu want 100",
 		      (unsigned long long)o.span);
-		CHECK(o.rate_Bps == 6ULL * 1000 * 1000000 / 100,
+		CHECK(o.rate_bytes_ps == 6ULL * 1000 * 1000000 / 100,
 		      "rate=%llu want %llu (n/(span from the origin), unbiased)",
-		      (unsigned long long)o.rate_Bps, 6ULL * 1000 * 1000000 / 100);
+		      (unsigned long long)o.rate_bytes_ps, 6ULL * 1000 * 1000000 / 100);
 		CHECK(o.grad_valid && abs(o.grad_q16 - 163840) <= 1,
 		      "grad=%d want 163840", o.grad_q16);
 	}
@@ -773,17 +773,17 @@ static void test_closing_rules(void)
 		      eq ? "equal x" : "distinct x", closed_at, o.samples,
 		      o.pkts, o.stale);
 		if (eq) {
-			CHECK(!o.grad_valid && o.grad_q16 == 0 && o.rate_Bps == 0,
+			CHECK(!o.grad_valid && o.grad_q16 == 0 && o.rate_bytes_ps == 0,
 			      "all x equal: valid=%d grad=%d rate=%llu",
 			      o.grad_valid, o.grad_q16,
-			      (unsigned long long)o.rate_Bps);
+			      (unsigned long long)o.rate_bytes_ps);
 		} else {
 			CHECK(o.grad_valid && abs(o.grad_q16 - 32768) <= 1,
 			      "grad=%d want 32768", o.grad_q16);
-			CHECK(o.span == DCC_BLS_N_MAX && o.rate_Bps ==
+			CHECK(o.span == DCC_BLS_N_MAX && o.rate_bytes_ps ==
 			      2ULL * DCC_BLS_N_MAX * 1000 * 1000000 / DCC_BLS_N_MAX,
 			      "span=%llu rate=%llu", (unsigned long long)o.span,
-			      (unsigned long long)o.rate_Bps);
+			      (unsigned long long)o.rate_bytes_ps);
 		}
 	}
 	tap_end();
@@ -796,10 +796,10 @@ static void test_closing_rules(void)
 	add(&b, &cfg, T + 10, 60, 1, &o);
 	add(&b, &cfg, T + 20, 70, 1, &o);
 	r = add(&b, &cfg, T + 1000, 80, 1, &o);
-	CHECK(r && o.stale && !o.grad_valid && o.grad_q16 == 0 && o.rate_Bps == 0,
+	CHECK(r && o.stale && !o.grad_valid && o.grad_q16 == 0 && o.rate_bytes_ps == 0,
 	      "idle gap 1000 > 400: closed=%d stale=%d valid=%d grad=%d rate=%llu",
 	      r, o.stale, o.grad_valid, o.grad_q16,
-	      (unsigned long long)o.rate_Bps);
+	      (unsigned long long)o.rate_bytes_ps);
 	CHECK(r && o.delay >= 60 && o.delay <= 80 && o.pkts >= 2 && o.pkts <= 3,
 	      "stale batch keeps its delay: delay=%llu pkts=%u",
 	      (unsigned long long)o.delay, o.pkts);
@@ -819,21 +819,21 @@ static void test_closing_rules(void)
 	add(&b, &cfg, T + 60, 50, 1, &o);
 	add(&b, &cfg, T + 120, 50, 1, &o);
 	r = add(&b, &cfg, T + 150, 50, 1, &o);
-	CHECK(r && !o.stale && o.grad_valid && o.rate_Bps > 0,
+	CHECK(r && !o.stale && o.grad_valid && o.rate_bytes_ps > 0,
 	      "span == stale: closed=%d stale=%d", r, o.stale);
 	dcc_bls_reset(&b);
 	add(&b, &cfg, T, 50, 1, &o);
 	add(&b, &cfg, T + 60, 50, 1, &o);
 	add(&b, &cfg, T + 120, 50, 1, &o);
 	r = add(&b, &cfg, T + 151, 50, 1, &o);
-	CHECK(r && o.stale && o.rate_Bps == 0 && !o.grad_valid,
+	CHECK(r && o.stale && o.rate_bytes_ps == 0 && !o.grad_valid,
 	      "span == stale + 1: closed=%d stale=%d rate=%llu valid=%d",
-	      r, o.stale, (unsigned long long)o.rate_Bps, o.grad_valid);
+	      r, o.stale, (unsigned long long)o.rate_bytes_ps, o.grad_valid);
 	/* a first sample past the stale limit: a stale batch of one sample */
 	dcc_bls_reset(&b);
 	add(&b, &cfg, T, 50, 1, &o);
 	r = add(&b, &cfg, T + 100000, 77, 1, &o);
-	CHECK(r && o.stale && !o.grad_valid && o.rate_Bps == 0,
+	CHECK(r && o.stale && !o.grad_valid && o.rate_bytes_ps == 0,
 	      "lone sample after a long gap: closed=%d stale=%d", r, o.stale);
 	/* a gap beyond X_MAX with a huge stale limit must not corrupt */
 	cfg = cfg_us(100, 3);

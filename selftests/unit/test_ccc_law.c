@@ -86,12 +86,12 @@ static u64 rnd(struct sim *s)
 	return z ^ (z >> 31);
 }
 
-static void cfg_init(struct ccc_cfg *c, u64 line_Bps, u32 rttmin_us, u32 qb_us)
+static void cfg_init(struct ccc_cfg *c, u64 line_bytes_ps, u32 rttmin_us, u32 qb_us)
 {
 	*c = (struct ccc_cfg){
-		.line_Bps = line_Bps,
-		.r_min = line_Bps / 1024 > 2 * MSS ? line_Bps / 1024 : 2 * MSS,
-		.r_max = line_Bps,
+		.line_bytes_ps = line_bytes_ps,
+		.r_min = line_bytes_ps / 1024 > 2 * MSS ? line_bytes_ps / 1024 : 2 * MSS,
+		.r_max = line_bytes_ps,
 		.qb_us = qb_us,
 		.rttmin_us = rttmin_us,
 		.ut_us = rttmin_us / 20 > 2 ? rttmin_us / 20 : 2,
@@ -477,8 +477,8 @@ static void test_lone_flow(u32 noise, u32 bias)
 	s.bias_us = bias;
 	/* R_l = C, but the NIC's line rate counts fewer header bytes than the
 	 * bottleneck: model that 1% (1514 vs 1500 bytes in the VM) */
-	s.c.line_Bps = s.c.r_max = C * 101 / 100;
-	flow_start(&s, 0, s.c.line_Bps);
+	s.c.line_bytes_ps = s.c.r_max = C * 101 / 100;
+	flow_start(&s, 0, s.c.line_bytes_ps);
 	sim_run(&s, 100 * BASE, NULL);
 	sim_run(&s, 200 * BASE, t);
 	qd = mean_qdelay_us(&s);
@@ -519,10 +519,10 @@ static void test_two_flows(u32 noise, int base_mode, u32 line_pct, u32 r1_pct, b
 	sim_init(&s, C, BASE, QB);
 	s.noise_us = noise;
 	s.base_mode = base_mode;
-	s.c.line_Bps = s.c.r_max = C * line_pct / 100;
-	flow_start(&s, 0, s.c.line_Bps);
+	s.c.line_bytes_ps = s.c.r_max = C * line_pct / 100;
+	flow_start(&s, 0, s.c.line_bytes_ps);
 	sim_run(&s, 100 * BASE, NULL);
-	flow_start(&s, 1, r1_pct >= 100 ? s.c.line_Bps : C * r1_pct / 100);
+	flow_start(&s, 1, r1_pct >= 100 ? s.c.line_bytes_ps : C * r1_pct / 100);
 	for (int r = 1; r <= 300; r++) {
 		sim_run(&s, 5 * BASE, t);	/* 5-RTT bins */
 		bool in = fabs(t[0] - t[1]) <= 0.4 * (t[0] + t[1]) / 2 &&
@@ -571,9 +571,9 @@ static void test_incast(u32 noise, int base_mode, u32 line_pct)
 	sim_init(&s, C, BASE, QB);
 	s.noise_us = noise;
 	s.base_mode = base_mode;
-	s.c.line_Bps = s.c.r_max = C * line_pct / 100;
+	s.c.line_bytes_ps = s.c.r_max = C * line_pct / 100;
 	for (int i = 0; i < 8; i++)
-		flow_start(&s, i, s.c.line_Bps);
+		flow_start(&s, i, s.c.line_bytes_ps);
 	/* T_L1 (Table 1, S2): the queue below RTT_min (delay < 2 RTT_min) for good */
 	for (int ms = 1; ms <= 100 * (int)BASE / 1000; ms++) {
 		sim_run(&s, 1000, NULL);

@@ -87,11 +87,11 @@ static void push(struct pkt *ring, u32 *t, struct pkt p)
 	(*t)++;
 }
 
-static void sim_init(struct sim *s, u64 mu_Bps, u32 base_us)
+static void sim_init(struct sim *s, u64 mu_bytes_ps, u32 base_us)
 {
 	memset(s, 0, sizeof(*s));
 	s->c = (struct oscar_law_cfg){
-		.mu_Bps = mu_Bps, .base_us = base_us, .dt_us = base_us * 3 / 2,
+		.mu_bytes_ps = mu_bytes_ps, .base_us = base_us, .dt_us = base_us * 3 / 2,
 		.eps_us = base_us / 12 > 2 ? base_us / 12 : 2, .hyst_us = 0,
 		.u_ai = OSCAR_PPM_TO_U(1000), .u_hai = OSCAR_PPM_TO_U(10000),
 		.u_min = OSCAR_PPM_TO_U(1000),
@@ -154,7 +154,7 @@ static void on_ack(struct sim *s, const struct pkt *p)
 static void sim_tick(struct sim *s)
 {
 	u32 half = s->c.base_us / 2;
-	u64 serv_us_x1000 = (u64)MSS * 1000000000ULL / s->c.mu_Bps; /* ns */
+	u64 serv_us_x1000 = (u64)MSS * 1000000000ULL / s->c.mu_bytes_ps; /* ns */
 
 	/* senders */
 	for (int i = 0; i < MAXF; i++) {
@@ -240,7 +240,7 @@ static double jain(const double *x, int n)
 
 static double mean_q_bdp(const struct sim *s)
 {
-	double bdp = (double)s->c.mu_Bps * s->c.base_us / 1e6;
+	double bdp = (double)s->c.mu_bytes_ps * s->c.base_us / 1e6;
 
 	return (double)s->q_sum / (double)s->q_samples / bdp;
 }
@@ -256,12 +256,12 @@ int main(void)
 
 	/* 1. lone flow: full link, ~no queue */
 	sim_init(&s, mu * 8, base);	/* 800 Mbit/s, BDP 100 KB = 67 pkts */
-	bdp = (double)s.c.mu_Bps * base / 1e6;
+	bdp = (double)s.c.mu_bytes_ps * base / 1e6;
 	flow_start(&s, 0);
 	sim_run(&s, 50 * base, NULL);
 	sim_run(&s, 50 * base, t);
-	ok(t[0] >= 0.90 * s.c.mu_Bps, "lone flow utilisation %.3f of mu (>= 0.90)",
-	   t[0] / s.c.mu_Bps);
+	ok(t[0] >= 0.90 * s.c.mu_bytes_ps, "lone flow utilisation %.3f of mu (>= 0.90)",
+	   t[0] / s.c.mu_bytes_ps);
 	ok(mean_q_bdp(&s) <= 0.25, "lone flow mean queue %.3f BDP (<= 0.25)",
 	   mean_q_bdp(&s));
 
@@ -288,8 +288,8 @@ int main(void)
 			flow_start(&s, 1);
 			for (int r = 1; r <= 40; r++) {
 				sim_run(&s, base, t);
-				if (r_fair < 0 && t[0] > 0.4 * s.c.mu_Bps && t[0] < 0.6 * s.c.mu_Bps &&
-				    t[1] > 0.4 * s.c.mu_Bps && t[1] < 0.6 * s.c.mu_Bps)
+				if (r_fair < 0 && t[0] > 0.4 * s.c.mu_bytes_ps && t[0] < 0.6 * s.c.mu_bytes_ps &&
+				    t[1] > 0.4 * s.c.mu_bytes_ps && t[1] < 0.6 * s.c.mu_bytes_ps)
 					r_fair = r;
 			}
 			if (r_fair < 0 || r_fair > 10)
@@ -298,16 +298,16 @@ int main(void)
 			sim_run(&s, 100 * base, t);
 			jsum += jain(t, 2);
 			jmin = jain(t, 2) < jmin ? jain(t, 2) : jmin;
-			usum += (t[0] + t[1]) / s.c.mu_Bps;
+			usum += (t[0] + t[1]) / s.c.mu_bytes_ps;
 			qsum += mean_q_bdp(&s);
 			printf("# join phase %u us: fair after %d RTT, Jain %.4f, util %.3f, queue %.3f BDP\n",
-			       phase_us[k], r_fair, jain(t, 2), (t[0] + t[1]) / s.c.mu_Bps, mean_q_bdp(&s));
+			       phase_us[k], r_fair, jain(t, 2), (t[0] + t[1]) / s.c.mu_bytes_ps, mean_q_bdp(&s));
 			/* the second flow leaves: the first refills the link */
 			s.f[1].on = false;
 			leave_rtt[k] = 99;
 			for (int r = 1; r <= 40; r++) {
 				sim_run(&s, base, t);
-				if (t[0] >= 0.9 * s.c.mu_Bps) {
+				if (t[0] >= 0.9 * s.c.mu_bytes_ps) {
 					leave_rtt[k] = r;
 					break;
 				}
@@ -350,8 +350,8 @@ int main(void)
 	   peak);
 	ok(mean_q_bdp(&s) < 1.0, "incast steady queue %.3f BDP after 20 RTT (< 1.0)",
 	   mean_q_bdp(&s));
-	ok(sum >= 0.95 * s.c.mu_Bps, "incast utilisation %.3f (>= 0.95)",
-	   sum / s.c.mu_Bps);
+	ok(sum >= 0.95 * s.c.mu_bytes_ps, "incast utilisation %.3f (>= 0.95)",
+	   sum / s.c.mu_bytes_ps);
 	ok(jain(t, 8) >= 0.95, "incast Jain %.4f (>= 0.95)", jain(t, 8));
 	sim_free(&s);
 
@@ -369,14 +369,14 @@ int main(void)
 	flow_start(&s, 0);
 	sim_run(&s, 50 * base, NULL);
 	sim_run(&s, 50 * base, t);
-	ok(t[0] >= 0.90 * s.c.mu_Bps, "noise +-%u us: lone flow utilisation %.3f (>= 0.90)",
-	   noise_us, t[0] / s.c.mu_Bps);
+	ok(t[0] >= 0.90 * s.c.mu_bytes_ps, "noise +-%u us: lone flow utilisation %.3f (>= 0.90)",
+	   noise_us, t[0] / s.c.mu_bytes_ps);
 	flow_start(&s, 1);
 	sim_run(&s, 40 * base, NULL);
 	sim_run(&s, 100 * base, t);
-	ok(t[0] + t[1] >= 0.95 * s.c.mu_Bps && jain(t, 2) >= 0.8,
+	ok(t[0] + t[1] >= 0.95 * s.c.mu_bytes_ps && jain(t, 2) >= 0.8,
 	   "noise +-%u us: two flows utilisation %.3f (>= 0.95), Jain %.4f (>= 0.8: no flow starved)",
-	   noise_us, (t[0] + t[1]) / s.c.mu_Bps, jain(t, 2));
+	   noise_us, (t[0] + t[1]) / s.c.mu_bytes_ps, jain(t, 2));
 	sim_free(&s);
 
 	/*

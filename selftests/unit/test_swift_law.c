@@ -329,7 +329,7 @@ struct flow {
 };
 
 struct sim {
-	u64 mu_Bps;
+	u64 mu_bytes_ps;
 	u32 base_us, allow_us, fs_range_us;
 	u32 paths, congested, extra_us;
 	u32 lswift_k;
@@ -348,7 +348,7 @@ static void fifo_push(struct fifo *f, struct pkt p)
 static void sim_init(struct sim *s, u32 paths, u32 congested, u32 extra_us)
 {
 	memset(s, 0, sizeof(*s));
-	s->mu_Bps = 125000000;		/* 1 Gbit/s */
+	s->mu_bytes_ps = 125000000;		/* 1 Gbit/s */
 	s->base_us = 1000;
 	s->allow_us = 200;
 	s->fs_range_us = 1000;
@@ -468,7 +468,7 @@ static void on_ack(struct sim *s, const struct pkt *p)
 static void sim_tick(struct sim *s)
 {
 	u32 half = s->base_us / 2;
-	u64 serv_ns = (u64)MSS * 1000000000ULL / s->mu_Bps;
+	u64 serv_ns = (u64)MSS * 1000000000ULL / s->mu_bytes_ps;
 
 	for (int i = 0; i < MAXF; i++) {
 		struct flow *f = &s->f[i];
@@ -555,7 +555,7 @@ static double jain(const double *x, int n)
 /* mean queueing delay at the bottleneck, us */
 static double mean_qdelay_us(const struct sim *s)
 {
-	return (double)s->q_sum / s->q_samples * 1e6 / (double)s->mu_Bps;
+	return (double)s->q_sum / s->q_samples * 1e6 / (double)s->mu_bytes_ps;
 }
 
 static double sum(const double *x, int n)
@@ -581,11 +581,11 @@ static void test_model_single(void)
 		sim_run(&s, 300000, NULL);	/* +1 pkt/RTT from IW10: ~80 RTTs */
 		sim_run(&s, 300000, t);
 		double qd = mean_qdelay_us(&s);
-		CHECK(t[0] >= 0.95 * s.mu_Bps, "utilisation %.3f (>= 0.95)", t[0] / s.mu_Bps);
+		CHECK(t[0] >= 0.95 * s.mu_bytes_ps, "utilisation %.3f (>= 0.95)", t[0] / s.mu_bytes_ps);
 		CHECK(fabs(qd - s.allow_us) <= 0.5 * s.allow_us,
 		      "mean queueing delay %.0f us, target %u us (within 50%%)", qd, s.allow_us);
 		tap_diag("%s alone: util %.3f, mean queue %.0f us (target %u), cwnd %.1f, MD cuts %llu",
-			 name[v], t[0] / s.mu_Bps, qd, s.allow_us, q16(s.f[0].law.cwnd),
+			 name[v], t[0] / s.mu_bytes_ps, qd, s.allow_us, q16(s.f[0].law.cwnd),
 			 (unsigned long long)s.f[0].cuts_md);
 		tap_end();
 		sim_free(&s);
@@ -633,12 +633,12 @@ static void test_model_fair(bool rel)
 			continue;
 		}
 		CHECK(jain(t, 8) >= 0.95, "Jain %.4f (>= 0.95)", jain(t, 8));
-		CHECK(sum(t, 8) >= 0.95 * s.mu_Bps, "utilisation %.3f", sum(t, 8) / s.mu_Bps);
+		CHECK(sum(t, 8) >= 0.95 * s.mu_bytes_ps, "utilisation %.3f", sum(t, 8) / s.mu_bytes_ps);
 		CHECK(fabs(qd - tgt) <= 0.3 * tgt, "mean queue %.0f us, flow-scaled target %.0f us",
 		      qd, tgt);
 		CHECK(tgt > s.allow_us + 30, "flow scaling raised the target: %.0f us", tgt);
 		tap_diag("8 x %s: Jain %.4f, util %.3f, queue %.0f us, target %.0f us at W %.1f",
-			 name[v], jain(t, 8), sum(t, 8) / s.mu_Bps, qd, tgt, w);
+			 name[v], jain(t, 8), sum(t, 8) / s.mu_bytes_ps, qd, tgt, w);
 		tap_end();
 		sim_free(&s);
 	}
@@ -665,11 +665,11 @@ static void test_model_fractional(void)
 	double qd = mean_qdelay_us(&s);
 	CHECK(below > 0, "some flow ran below one packet (%llu flow-us)",
 	      (unsigned long long)below);
-	CHECK(sum(t, 16) >= 0.9 * s.mu_Bps, "utilisation %.3f", sum(t, 16) / s.mu_Bps);
+	CHECK(sum(t, 16) >= 0.9 * s.mu_bytes_ps, "utilisation %.3f", sum(t, 16) / s.mu_bytes_ps);
 	CHECK(qd <= 3.0 * (s.allow_us + s.fs_range_us), "mean queue %.0f us bounded", qd);
 	CHECK(jain(t, 16) >= 0.8, "Jain %.4f (>= 0.8)", jain(t, 16));
 	tap_diag("16 flows, BDP 8: util %.3f, queue %.0f us, Jain %.4f, flow-us below 1 pkt %llu",
-		 sum(t, 16) / s.mu_Bps, qd, jain(t, 16), (unsigned long long)below);
+		 sum(t, 16) / s.mu_bytes_ps, qd, jain(t, 16), (unsigned long long)below);
 	tap_end();
 	sim_free(&s);
 }
@@ -694,7 +694,7 @@ static void test_model_spray(void)
 			flow_start(&s, 0, vi ? V_MSWIFT : V_SWIFT);
 			sim_run(&s, 300000, NULL);
 			sim_run(&s, 300000, t);
-			g[k][vi] = t[0] / s.mu_Bps;
+			g[k][vi] = t[0] / s.mu_bytes_ps;
 			fr[k][vi] = s.f[0].cuts_fr;
 			sim_free(&s);
 		}
@@ -722,9 +722,9 @@ static void test_model_spray(void)
 		sim_run(&s, 300000, NULL);
 		sim_run(&s, 300000, t);
 		tap_begin("model spray: q = 1/4 with the median is not Thm 5's collapse (%.3f)",
-			  t[0] / s.mu_Bps);
-		CHECK(t[0] >= 0.9 * s.mu_Bps, "mswift without any SACK cut: %.3f",
-		      t[0] / s.mu_Bps);
+			  t[0] / s.mu_bytes_ps);
+		CHECK(t[0] >= 0.9 * s.mu_bytes_ps, "mswift without any SACK cut: %.3f",
+		      t[0] / s.mu_bytes_ps);
 		tap_end();
 		sim_free(&s);
 	}
@@ -739,8 +739,8 @@ static void test_model_spray(void)
 		sim_run(&s, 300000, NULL);
 		sim_run(&s, 300000, t);
 		tap_begin("model spray: lswift without any SACK cut still collapses (Thm 5): %.3f",
-			  t[0] / s.mu_Bps);
-		CHECK(t[0] <= 0.5 * s.mu_Bps, "reordering resilience alone does not help");
+			  t[0] / s.mu_bytes_ps);
+		CHECK(t[0] <= 0.5 * s.mu_bytes_ps, "reordering resilience alone does not help");
 		tap_end();
 		sim_free(&s);
 	}
@@ -754,8 +754,8 @@ static void test_model_spray(void)
 		sim_run(&s, 300000, NULL);
 		sim_run(&s, 300000, t);
 		tap_begin("model spray, 2 of 4 congested (q = 1/2 > 1/3): mswift %.3f < q=1/4's %.3f",
-			  t[0] / s.mu_Bps, g[1][1]);
-		CHECK(t[0] / s.mu_Bps < g[1][1], "beyond Thm 6's bound the median degrades");
+			  t[0] / s.mu_bytes_ps, g[1][1]);
+		CHECK(t[0] / s.mu_bytes_ps < g[1][1], "beyond Thm 6's bound the median degrades");
 		tap_end();
 		sim_free(&s);
 	}

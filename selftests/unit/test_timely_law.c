@@ -259,10 +259,10 @@ static struct timely_law_cfg paper_cfg(int kind)
 		.alpha_q16 = TIMELY_PPM_TO_Q16(875000),
 		.beta_q20 = TIMELY_PPM_TO_Q20(kind == TIMELY_LAW_GRADIENT ? 800000 : 8000),
 		.hai_thresh = kind == TIMELY_LAW_GRADIENT ? 5 : 0,
-		.delta_Bps = 10 * DCC_MBPS_TO_BPS,
-		.link_Bps = 10000 * DCC_MBPS_TO_BPS,
-		.rate_min_Bps = DCC_MBPS_TO_BPS,
-		.rate_max_Bps = 10000 * DCC_MBPS_TO_BPS,	/* NIC = link */
+		.delta_bytes_ps = 10 * DCC_MBPS_TO_BPS,
+		.link_bytes_ps = 10000 * DCC_MBPS_TO_BPS,
+		.rate_min_bytes_ps = DCC_MBPS_TO_BPS,
+		.rate_max_bytes_ps = 10000 * DCC_MBPS_TO_BPS,	/* NIC = link */
 	};
 }
 
@@ -288,9 +288,9 @@ static struct timely_law_cfg tb_cfg(int kind)
 		.alpha_q16 = TIMELY_PPM_TO_Q16(875000),
 		.beta_q20 = TIMELY_PPM_TO_Q20(kind == TIMELY_LAW_GRADIENT ? 800000 : 8000),
 		.hai_thresh = kind == TIMELY_LAW_GRADIENT ? 5 : 0,
-		.delta_Bps = TB_DELTA, .link_Bps = TB_C,
+		.delta_bytes_ps = TB_DELTA, .link_bytes_ps = TB_C,
 		/* the sender's NIC (veth) is faster than the bottleneck */
-		.rate_min_Bps = DCC_MBPS_TO_BPS, .rate_max_Bps = 10 * TB_C,
+		.rate_min_bytes_ps = DCC_MBPS_TO_BPS, .rate_max_bytes_ps = 10 * TB_C,
 	};
 }
 
@@ -320,7 +320,7 @@ static void test_exact(void)
 	CHECK(o.branch == TIMELY_BR_FIRST && s.rate == 1000000000 && s.prev_rtt == 300,
 	      "branch %u rate %llu", o.branch, (unsigned long long)s.rate);
 	timely_law_update(&c, &s, 40, 1, false, &o);
-	CHECK(o.branch == TIMELY_BR_LOW && s.rate == 1000000000 + c.delta_Bps,
+	CHECK(o.branch == TIMELY_BR_LOW && s.rate == 1000000000 + c.delta_bytes_ps,
 	      "below T_low: branch %u rate %llu", o.branch, (unsigned long long)s.rate);
 	seed(&c, &s, 1000000000, 1000);
 	timely_law_update(&c, &s, 1000, 1, false, &o);
@@ -345,12 +345,12 @@ static void test_exact(void)
 			before = s.rate;
 			timely_law_update(&c, &s, 399 - i, 1, false, &o);
 		}
-		CHECK(s.rate - before == 5 * c.delta_Bps, "6th step %llu",
+		CHECK(s.rate - before == 5 * c.delta_bytes_ps, "6th step %llu",
 		      (unsigned long long)(s.rate - before));
 		c.hai_thresh = 0;	/* Alg. 1 literally */
 		before = s.rate;
 		timely_law_update(&c, &s, 390, 1, false, &o);
-		CHECK(s.rate - before == c.delta_Bps, "hai off step %llu",
+		CHECK(s.rate - before == c.delta_bytes_ps, "hai off step %llu",
 		      (unsigned long long)(s.rate - before));
 	}
 	tap_end();
@@ -366,8 +366,8 @@ static void test_exact(void)
 			      500.0 * (d - 50.0) / (50.0 * (500.0 - d));
 			/* delta = beta err R: then delta (1 - w) = R beta err w */
 			want_delta = (u64)(0.008 * err * (double)R + 0.5);
-			c.delta_Bps = want_delta;
-			c.link_Bps = 0;	/* SQCC at N = 1: delta = delta0 */
+			c.delta_bytes_ps = want_delta;
+			c.link_bytes_ps = 0;	/* SQCC at N = 1: delta = delta0 */
 			seed(&c, &s, R, d);
 			timely_law_update(&c, &s, d, 1, false, &o);
 			CHECK(o.w_q16 == TIMELY_ONE / 2 && fabs((double)s.rate - R) < 1e-4 * R,
@@ -388,7 +388,7 @@ static void test_exact(void)
 	/* d -> T_high with a rising RTT: err = E_MAX, w = 1: rate to rate_min */
 	seed(&c, &s, 1000000000, 400);
 	timely_law_update(&c, &s, 500, 1, false, &o);
-	CHECK(o.err_q16 == (s64)timely_emax_q16(c.beta_q20) && s.rate == c.rate_min_Bps,
+	CHECK(o.err_q16 == (s64)timely_emax_q16(c.beta_q20) && s.rate == c.rate_min_bytes_ps,
 	      "d=T_high err %lld rate %llu", (long long)o.err_q16, (unsigned long long)s.rate);
 	/* patched at the same point cuts only beta (500-50)/50 = 7.2 % */
 	c = paper_cfg(TIMELY_LAW_PATCHED);
@@ -416,10 +416,10 @@ static void test_exact(void)
 			      "N=%u k=%u T_low=%u delta=%.5f Mbit/s", t[i].n, k,
 			      timely_sqcc_t_low(&c, k), dm);
 		}
-		CHECK(timely_n_sample(c.link_Bps, 0, c.link_Bps / 60) == 60, "N sample %u",
-		      timely_n_sample(c.link_Bps, 0, c.link_Bps / 60));
-		CHECK(timely_n_sample(c.link_Bps, TIMELY_ONE, c.link_Bps / 30) == 60,
-		      "N sample g=1: %u", timely_n_sample(c.link_Bps, TIMELY_ONE, c.link_Bps / 30));
+		CHECK(timely_n_sample(c.link_bytes_ps, 0, c.link_bytes_ps / 60) == 60, "N sample %u",
+		      timely_n_sample(c.link_bytes_ps, 0, c.link_bytes_ps / 60));
+		CHECK(timely_n_sample(c.link_bytes_ps, TIMELY_ONE, c.link_bytes_ps / 30) == 60,
+		      "N sample g=1: %u", timely_n_sample(c.link_bytes_ps, TIMELY_ONE, c.link_bytes_ps / 30));
 	}
 	tap_end();
 
@@ -467,10 +467,10 @@ static void test_extremes(void)
 			.dmin_us = (u32)rnd_range(1, 1000000),
 			.alpha_q16 = TIMELY_PPM_TO_Q16(rnd_range(16, 1000000)),
 			.beta_q20 = TIMELY_PPM_TO_Q20(rnd_range(1, 1000000)),
-			.delta_Bps = rnd_range(1, 100000000000ULL),
-			.link_Bps = rnd_range(0, 1) ? rnd_range(125000, 100000000000ULL) : 0,
-			.rate_min_Bps = rnd_range(1, 125000),
-			.rate_max_Bps = 100000000000ULL,
+			.delta_bytes_ps = rnd_range(1, 100000000000ULL),
+			.link_bytes_ps = rnd_range(0, 1) ? rnd_range(125000, 100000000000ULL) : 0,
+			.rate_min_bytes_ps = rnd_range(1, 125000),
+			.rate_max_bytes_ps = 100000000000ULL,
 		};
 		struct timely_law_state s = { .rate = rates[rnd_range(0, 3)] };
 		struct timely_law_out o;
@@ -483,10 +483,10 @@ static void test_extremes(void)
 			u32 rtt = rnd_range(0, 3) ? rtts[rnd_range(0, 7)] : (u32)rnd_range(0, 2000000);
 
 			timely_law_update(&c, &s, rtt, (u32)rnd_range(0, 70000), rnd_range(0, 1), &o);
-			CHECK(s.rate >= c.rate_min_Bps && s.rate <= c.rate_max_Bps &&
+			CHECK(s.rate >= c.rate_min_bytes_ps && s.rate <= c.rate_max_bytes_ps &&
 			      o.g_q16 >= -64 * TIMELY_ONE && o.g_q16 <= 64 * TIMELY_ONE &&
 			      o.w_q16 <= TIMELY_ONE && o.t_low_us >= 1 && o.t_low_us < c.t_high_us &&
-			      o.delta_Bps >= 1 && timely_cwnd_bytes(&c, s.rate, 9000) < (1ULL << 60),
+			      o.delta_bytes_ps >= 1 && timely_cwnd_bytes(&c, s.rate, 9000) < (1ULL << 60),
 			      "kind %u rate %llu g %d w %u tl %u", c.kind,
 			      (unsigned long long)s.rate, o.g_q16, o.w_q16, o.t_low_us);
 		}
@@ -653,7 +653,7 @@ static void test_incast_paper(void)
 			struct timely_law_cfg c = paper_cfg(kind);
 			struct model *m = calloc(1, sizeof(*m));
 
-			model_init(m, &c, c.link_Bps, 5, 1000, 65536);
+			model_init(m, &c, c.link_bytes_ps, 5, 1000, 65536);
 			/* v = 1: error function only (N unknown -> k = 1, delta0);
 			 * v = 2: + delta = C k / N^2 */
 			m->n_fixed = v == 2 ? ns[a] : 1;
