@@ -57,12 +57,14 @@
 struct dcc_bls_cfg {
 	u64 tau;		/* batch length, caller units (OSCAR: RTT_base/2) */
 	u64 stale;		/* span beyond which a batch is discarded as
-				 * stale (idle gap); 0 = 4 * tau */
+				 * stale (idle gap); 0 = 4 * tau
+				 */
 	u64 units_per_sec;	/* caller time units per second (1e6 for us) */
 	u32 min_samples;	/* points needed to close (paper: 3; min 2) */
 	u32 bytes_per_pkt;	/* scales rate and inflight to bytes (mss) */
 	u8 shift;		/* x and y are >> shift before accumulation
-				 * (0..DCC_BLS_SHIFT_MAX; dcc_bls_shift_for()) */
+				 * (0..DCC_BLS_SHIFT_MAX; dcc_bls_shift_for())
+				 */
 };
 
 struct dcc_bls_sample {

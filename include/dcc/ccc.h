@@ -70,7 +70,8 @@ struct ccc_cfg {
 	u32 l2qb;	/* dcc_log2_q16(q_B << CCC_L2_SHIFT), precomputed (eq. 10) */
 	u32 qv_near;	/* |q_v| < qv_near: "q_v is 0" (0.05 = 3277, 4.3.4) */
 	u32 fair_ai;	/* stalled-H^i additive step per RTT_min, share of
-			 * R_l Q16 (<= 2^16; 0 = off, paper-exact) [R] */
+			 * R_l Q16 (<= 2^16; 0 = off, paper-exact) [R]
+			 */
 	u16 min_samples;	/* q_v: ACKs an LSQ batch needs (>= 2) */
 	u8 n_ai_max;	/* v_ai = 2^n_ai, n_ai <= this */
 };

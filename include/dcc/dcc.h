@@ -51,10 +51,12 @@
 /* Why dcc_sample_get() rejected an ACK (bit set in sample->why). */
 enum dcc_sample_reject {
 	DCC_SAMPLE_NO_RTT = 1 << 0,	/* rtt_us < 0: nothing newly acked
-					 * with a usable send time (Karn) */
+					 * with a usable send time (Karn)
+					 */
 	DCC_SAMPLE_RETRANS = 1 << 1,	/* sampled skb was retransmitted */
 	DCC_SAMPLE_DELAYED = 1 << 2,	/* receiver's delayed-ACK timer
-					 * likely inflated the RTT */
+					 * likely inflated the RTT
+					 */
 	DCC_SAMPLE_NO_ACKED = 1 << 3,	/* pure dupack: nothing newly acked */
 };
 
@@ -74,7 +76,8 @@ struct dcc_sample {
 	u32 infl_pkts;	/* packets delivered while the sampled packet was in
 			 * flight (tp->delivered at ACK minus at send):
 			 * the inflight it saw when sent, exact when the
-			 * flow is window-bound and loss-free */
+			 * flow is window-bound and loss-free
+			 */
 	u32 ce;		/* packets delivered CE-marked on this ACK */
 	u32 losses;	/* packets marked lost on this ACK */
 	u32 why;	/* 0 if valid, else DCC_SAMPLE_* reject bits */
@@ -82,7 +85,8 @@ struct dcc_sample {
 	bool first_window;	/* sampled packet left before the connection's
 				 * first ACK: its infl_pkts is a point on the
 				 * initial window's ramp (0 -> cwnd), not a
-				 * steady inflight */
+				 * steady inflight
+				 */
 };
 
 /*

@@ -38,7 +38,8 @@
 struct swift_law_cfg {
 	u64 target_base_ns;	/* target without the flow-scaling term:
 				 * base_target (+ min RTT in relative mode)
-				 * + hops * per-hop, ns */
+				 * + hops * per-hop, ns
+				 */
 	u64 fs_range_ns;	/* flow-scaling range, ns (0 = off) */
 	u64 fs_rmin;		/* 1/sqrt(fs_min_cwnd), Q24 */
 	u64 fs_rmax;		/* 1/sqrt(fs_max_cwnd), Q24, < fs_rmin */
@@ -54,7 +55,8 @@ struct swift_law_cfg {
 struct swift_law {
 	u64 cwnd;		/* Q16 packets */
 	u32 t_last_decrease;	/* us, low 32 bits of the clock; 0 = never
-				 * (16 bytes in all: it lives in icsk_ca_priv) */
+				 * (16 bytes in all: it lives in icsk_ca_priv)
+				 */
 	u32 retx_cnt;		/* consecutive RTOs */
 };
 

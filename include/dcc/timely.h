@@ -63,7 +63,8 @@ struct timely_law_cfg {
 	u8 hai_thresh;		/* HAI after this many g < 0 events, 0 = off */
 	bool relative;		/* thresholds are queueing delay above base_us */
 	bool thigh_max_cut;	/* SQCC option (spec G13): above T_high cut as
-				 * at error = E_MAX instead of the gentle cut */
+				 * at error = E_MAX instead of the gentle cut
+				 */
 	u32 t_low_us;		/* T_low (SQCC: T_low0 = seg/C, the k = 1 value) */
 	u32 t_high_us;		/* T_high */
 	u32 rtt_ref_us;		/* patched TIMELY's RTT_ref */

@@ -79,7 +79,8 @@
 /* ---- tunables (validated; snapshotted per socket in ccc_init) --------- */
 
 static u32 q_b_us = 50;		/* q_B: paper 5 (NS-3), 20 (testbed); 50 for
-				 * Linux software timestamps (spec 5) */
+				 * Linux software timestamps (spec 5)
+				 */
 static u32 line_rate_mbps;	/* R_l; 0 = estimate */
 static u32 base_rtt_us;		/* RTT_min; 0 = tcp_min_rtt() */
 static u32 gamma_pct = 20;	/* gamma = 0.2 (6.1) */
@@ -92,9 +93,11 @@ static u32 cwnd_gain_pct = 100;	/* cwnd = r (RTT_min + q_B) */
 static u32 start_mode;		/* 0: r0 = R_l (paper), 1: IW / RTT */
 static u32 init_rate_mbps = 100;	/* estimate mode: R_l floor */
 static u32 fair_ai_pml = 31;	/* stalled-H^i additive step, per mille of
-				 * R_l per RTT_min (~1/32); 0 = paper-exact */
+				 * R_l per RTT_min (~1/32); 0 = paper-exact
+				 */
 static u32 share_base_rtt = 1;	/* RTT_min: min over the netns's CCC flows to
-				 * the destination (base_rtt_us = 0 only) */
+				 * the destination (base_rtt_us = 0 only)
+				 */
 
 dcc_param_range(q_b_us, q_b_us, 1, 1000000,  0644,
 		"target queueing delay q_B in us");

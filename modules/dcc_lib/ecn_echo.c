@@ -8,7 +8,8 @@
 #include "dcc/ecn_echo.h"
 
 /* ECE on our next ACKs iff @ce: TCP_ECN_DEMAND_CWR is what tcp_ecn_send()
- * turns into the ECE bit of an outgoing ACK. */
+ * turns into the ECE bit of an outgoing ACK.
+ */
 static void dcc_ecn_echo_set(struct tcp_sock *tp, bool ce)
 {
 	if (ce)

@@ -89,7 +89,8 @@ static u32 hyst_us;			/* delta, 0 as the paper writes it */
 static u32 init_rate_mbps = 100;	/* estimate mode: mu before any sample */
 static u32 min_samples = OSCAR_MIN_SAMPLES_DEFAULT;	/* see oscar.h */
 static u32 share_base_rtt = 1;		/* auto RTT_base: min over the netns's
-					 * dcc flows to the destination */
+					 * dcc flows to the destination
+					 */
 
 dcc_param_range(line_rate_mbps, line_rate_mbps, 0, 800000, 0644,
 		"bottleneck (line) rate mu in Mbit/s, 0 = estimate from delivery rate");

@@ -43,7 +43,8 @@ bool timely_win_add(struct timely_win *w, u32 now_us, u32 rtt_us,
 u8 timely_sqcc_k(u32 n)
 {
 	/* floor(log10 N), clamped to >= 1 (spec G1, G2: Table II needs
-	 * floor, base 10; N < 10 would give T_low = 0) */
+	 * floor, base 10; N < 10 would give T_low = 0)
+	 */
 	if (n < 100)
 		return 1;
 	if (n < 1000)
@@ -56,7 +57,8 @@ u8 timely_sqcc_k(u32 n)
 u32 timely_sqcc_t_low(const struct timely_law_cfg *c, u8 k)
 {
 	/* k <= 4, t_low <= 10^6: product < 2^23.  At most T_high / 2 so the
-	 * band [T_low, T_high) never vanishes (spec 4.4). */
+	 * band [T_low, T_high) never vanishes (spec 4.4).
+	 */
 	return max_t(u32, 1, min_t(u32, (u32)k * c->t_low_us, c->t_high_us / 2));
 }
 
@@ -68,7 +70,8 @@ u64 timely_sqcc_delta(const struct timely_law_cfg *c, u32 n, u8 k)
 
 	/* C <= 2^40, k <= 4: C k < 2^42.  Paper: delta = C k / N^2 (the
 	 * lower root of Eq. 24); capped at delta0 where that exceeds the
-	 * initial step (small N, spec G3), floored at 1 B/s. */
+	 * initial step (small N, spec G3), floored at 1 B/s.
+	 */
 	return clamp_t(u64, div64_u64(C * k, nn), 1, c->delta_bytes_ps);
 }
 
@@ -132,7 +135,8 @@ static u64 timely_blend(u64 rate, u64 delta, u32 w, s64 err, u32 beta_q20)
 {
 	/* |err| <= 2^36, beta <= 2^20: |beta err| < 2^57; >> 20 <= 2^37,
 	 * times w <= 2^16: < 2^53.  Divisions, not shifts, keep the signed
-	 * arithmetic portable. */
+	 * arithmetic portable.
+	 */
 	s64 be = div64_s64((s64)beta_q20 * err, 1 << TIMELY_BETA_Q);
 	s64 fac = TIMELY_ONE - div64_s64(be * (s64)w, TIMELY_ONE);
 
@@ -173,7 +177,8 @@ void timely_law_update(const struct timely_law_cfg *c,
 	}
 
 	/* Alg. 1-3 lines 1-3: EWMA of the RTT difference, Q8 us.
-	 * |diff| <= 2^20 -> x within +-2^29, alpha <= 2^16: product < 2^46 */
+	 * |diff| <= 2^20 -> x within +-2^29, alpha <= 2^16: product < 2^46
+	 */
 	x = ((s64)rtt - (s64)s->prev_rtt) * 256 - s->rtt_diff;
 	s->prev_rtt = rtt;
 	s->rtt_diff += (s32)div64_s64((s64)c->alpha_q16 * x, TIMELY_ONE);
@@ -197,7 +202,8 @@ void timely_law_update(const struct timely_law_cfg *c,
 		o->branch = TIMELY_BR_LOW;
 	} else if (d > th && !(c->kind == TIMELY_LAW_SQCC && c->thigh_max_cut)) {
 		/* line 7-8: rate *= 1 - beta (1 - T_high / d); d > th >= 1.
-		 * (d - th) << 16 < 2^36; beta * frac <= 2^36 */
+		 * (d - th) << 16 < 2^36; beta * frac <= 2^36
+		 */
 		u64 frac = div64_u64((u64)(d - th) << TIMELY_Q, d);
 
 		rate = timely_cut(rate, (c->beta_q20 * frac) >> TIMELY_BETA_Q);
