@@ -54,7 +54,8 @@ TRACE_EVENT(ccc_ack,
 		__entry->cwnd = cwnd;
 	),
 	TP_printk("sport=%u dport=%u q_us=%u qv_q16=%d delta_q16=%d region=%u f=%u rho_q16=%u step=%lld rate=%llu basis_q16=%u n_ai=%u cwnd=%u",
-		  __entry->sport, __entry->dport, __entry->q_us, __entry->qv, __entry->delta, __entry->region,
+		  __entry->sport, __entry->dport, __entry->q_us, __entry->qv,
+		  __entry->delta, __entry->region,
 		  __entry->f, __entry->rho, __entry->step, __entry->rate,
 		  __entry->basis, __entry->n_ai, __entry->cwnd)
 );

@@ -113,7 +113,7 @@ static void bls_close(struct dcc_bls *b, const struct dcc_bls_cfg *cfg,
 		return;
 	}
 	out->rate_bytes_ps = dcc_bytes_per_sec((u64)b->pkts * bpp, span,
-					  cfg->units_per_sec);
+					       cfg->units_per_sec);
 	out->grad_valid = dcc_bls_slope_q16(b->n, b->sx, b->sy, b->sxx, b->sxy,
 					    &out->grad_q16);
 }

@@ -224,10 +224,13 @@ static const struct kernel_param_ops nscc_param_ops = {
 	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
 
 nscc_param(nic_mbps, 1, 800000, "host link (NIC) rate, Mbit/s: sets the BDP, maxwnd and the gains");
-nscc_param(network_rtt_us, 0, 1000000, "network RTT for the gains and the eta period, us; 0 = the flow's base RTT");
+nscc_param(network_rtt_us, 0, 1000000,
+	   "network RTT for the gains and the eta period, us; 0 = the flow's base RTT");
 nscc_param(target_us, 0, 1000000, "target queueing delay, us; 0 = target_pct of the network RTT");
-nscc_param(target_pct, 1, 1000, "target queueing delay as % of the network RTT (UE: 100, 75 with trimming)");
-nscc_param(prop_gain_x100, 0, 10000, "proportional increase: x100 MSS_ref per network RTT of missing queue (4)");
+nscc_param(target_pct, 1, 1000,
+	   "target queueing delay as % of the network RTT (UE: 100, 75 with trimming)");
+nscc_param(prop_gain_x100, 0, 10000,
+	   "proportional increase: x100 MSS_ref per network RTT of missing queue (4)");
 nscc_param(fi_x100, 0, 10000, "fair increase fi: x100 MSS_ref x scale_a per RTT (5)");
 nscc_param(eta_x100, 0, 10000, "eta: x100 MSS_ref x scale_a per network RTT (0.15)");
 nscc_param(fi_scale_x100, 0, 10000, "fast increase: x100 scale_a bytes per acked byte (0.25)");
@@ -237,14 +240,18 @@ nscc_param(md_floor_pct, 1, 99, "MD keeps at least this % of cwnd (50)");
 nscc_param(delay_alpha_ppm, 1, 1000000, "delay EWMA gain, ppm (12500 = 0.0125)");
 nscc_param(qa_gate, 0, 16, "quick adapt if delivered < maxwnd >> qa_gate in a window (3)");
 nscc_param(qa_thresh_pct, 100, 10000, "quick adapt delay threshold, % of target (400)");
-nscc_param(fulfill_bytes, 1, 1073741824, "apply increase credit every this many acked bytes (33280 = 8 MTU_ref)");
+nscc_param(fulfill_bytes, 1, 1073741824,
+	   "apply increase credit every this many acked bytes (33280 = 8 MTU_ref)");
 nscc_param(maxwnd_pct, 100, 1000, "maxwnd as % of the flow's BDP (150)");
 nscc_param(init_cwnd_pct, 0, 100, "initial cwnd, % of maxwnd (UE: 100); 0 = IW10");
-nscc_param(noecn_mark_pct, 0, 10000, "ECN not negotiated: a delay >= this % of target is a mark; 0 = never (UE)");
-nscc_param(ecn_backstop_pct, 0, 10000, "ECN negotiated: a delay >= this % of target is a mark too; 0 = never (UE)");
+nscc_param(noecn_mark_pct, 0, 10000,
+	   "ECN not negotiated: a delay >= this % of target is a mark; 0 = never (UE)");
+nscc_param(ecn_backstop_pct, 0, 10000,
+	   "ECN negotiated: a delay >= this % of target is a mark too; 0 = never (UE)");
 nscc_param(median_hmax, 1, 4, "MNSCC: largest median window H, ACKs (4)");
 nscc_param(median_ewma, 0, 1, "MNSCC: feed the delay EWMA the median instead of raw samples");
-nscc_param(median_lower, 0, 1, "MNSCC: even windows take the lower median (1) or the mean of the middle two (0)");
+nscc_param(median_lower, 0, 1,
+	   "MNSCC: even windows take the lower median (1) or the mean of the middle two (0)");
 nscc_param(cwnd_limited_only, 0, 1, "increase only while cwnd-limited (RFC 7661 spirit)");
 nscc_param(pacing_gain_pct, 100, 1000, "pacing rate = this % of cwnd / srtt");
 

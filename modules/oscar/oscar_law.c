@@ -70,7 +70,7 @@ void oscar_law_step(const struct oscar_law_cfg *c, const struct dcc_bls_out *b,
 		if (b->grad_valid && b->rate_bytes_ps) {
 			g = max_t(s32, b->grad_q16, OSCAR_GRAD_FLOOR_Q16);
 			d->u_r = oscar_ratio(c, dcc_mul_div(b->rate_bytes_ps,
-						DCC_Q16_ONE, DCC_Q16_ONE + g));
+							    DCC_Q16_ONE, DCC_Q16_ONE + g));
 		} else {
 			d->u_r = d->u_w;
 		}

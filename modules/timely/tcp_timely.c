@@ -576,7 +576,7 @@ static u32 TIMELY_FN(undo_cwnd)(struct sock *sk)
  *	cwnd_gain	N of the last update (SQCC; ss divides by 256), else 0
  */
 static size_t TIMELY_FN(get_info)(struct sock *sk, u32 ext, int *attr,
-			      union tcp_cc_info *info)
+				  union tcp_cc_info *info)
 {
 	const struct timely *ca = inet_csk_ca(sk);
 	/* ss may read while an ACK updates: each per-ACK field once */
