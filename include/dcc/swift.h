@@ -31,8 +31,7 @@
 /* per-mille (module parameters) -> Q16 fraction */
 #define SWIFT_PM_TO_Q16(pm) ((u32)(((u64)(pm) << SWIFT_SHIFT) / 1000))
 /* milli-packets -> Q16 packets (rounded down, at least 1) */
-#define SWIFT_MPKT_TO_Q16(m) \
-	((u64)(m) * SWIFT_ONE / 1000 ? (u64)(m) * SWIFT_ONE / 1000 : 1)
+#define SWIFT_MPKT_TO_Q16(m) max_t(u64, (u64)(m) * SWIFT_ONE / 1000, 1)
 
 /* What one socket's law needs, resolved once from its parameter snapshot. */
 struct swift_law_cfg {
