@@ -7,6 +7,7 @@
 #   make check            the test suite: userspace unit tests + fuzz,
 #                         module build, DKMS build, kselftests in a qemu guest
 #   make bench            the head-to-head benchmark in a qemu guest
+#   make lint             checkpatch --strict and sparse (tools/lint)
 #   make install          modules_install into /lib/modules/$(KVER)/updates/dcc
 #
 # `check` and `bench` install what they need (apt) and boot Debian's 6.1
@@ -40,4 +41,7 @@ check:
 bench:
 	@tools/bench $(BENCH_ARGS)
 
-.PHONY: all modules install modules_install clean unit check bench
+lint:
+	@tools/lint
+
+.PHONY: all modules install modules_install clean unit check bench lint

@@ -13,6 +13,7 @@
 
 # Everything tools/vmtest, `make check` and `make bench` need on the host.
 # make, mawk, dash, tar etc. are also copied into the guest from here.
+# linux-source-6.1 (its scripts/checkpatch.pl), sparse and perl: tools/lint.
 DCC_DEPS_PACKAGES=(
 	qemu-system-x86
 	linux-image-cloud-amd64
@@ -36,6 +37,9 @@ DCC_DEPS_PACKAGES=(
 	tar
 	mawk
 	dash
+	linux-source-6.1
+	sparse
+	perl
 )
 
 # Print the packages of DCC_DEPS_PACKAGES that are not installed.
