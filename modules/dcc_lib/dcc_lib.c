@@ -132,8 +132,8 @@ EXPORT_SYMBOL_GPL(dcc_base_rtt_us);
  * look up once per RTT or per batch.
  */
 #define DCC_TBL_BITS	6
-#define DCC_TBL_SLOTS	(1 << DCC_TBL_BITS)
-#define DCC_VAL_MAX	((1U << 24) - 1)
+#define DCC_TBL_SLOTS	BIT(DCC_TBL_BITS)
+#define DCC_VAL_MAX	GENMASK(23, 0)
 #define DCC_TICK_SECS	2
 
 static atomic64_t dcc_rtt_tbl[DCC_TBL_SLOTS];

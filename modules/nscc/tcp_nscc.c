@@ -408,8 +408,10 @@ static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		ca->st.glue = (ca->st.glue & ~NSCC_G_CE) | (ce ? NSCC_G_CE : 0);
 		break;
 	case CA_EVENT_LOSS:
-		/* RTO: one packet less [H] (the core set cwnd to inflight + 1;
-		 * nscc_apply conserves packets while in Loss) */
+		/*
+		 * RTO: one packet less [H] (the core set cwnd to inflight + 1;
+		 * nscc_apply conserves packets while in Loss)
+		 */
 		if (ca->snap) {
 			nscc_cfg(sk, ca, &c);
 			nscc_on_rto(&ca->st, &c, max_t(u32, tcp_sk(sk)->mss_cache, 1));
