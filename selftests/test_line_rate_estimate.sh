@@ -17,7 +17,14 @@
 # at the floor, and the test could not tell shared from separate) and the
 # receivers ACK every segment (route quickack: a delayed ACK's RTT is no
 # sample, and loopback's 64 KB segments are all delayed-ACKed, so loopback
-# cannot serve).
+# cannot serve).  va1 adds 2 ms of delay: on a bare veth (~11 us RTT) the
+# window is 2 packets, and the stack marks nearly every ACK of a 2-packet
+# window "maybe delayed" (rs->is_ack_delayed), which dcc_sample_get()
+# refuses, so no batch would close and mu could not move either way.
+# Offloads are off on both veths (as on the testbed's paths): with GRO, one
+# ACK covers ~9 segments, a batch of min_samples ACKs outlasts OSCAR's
+# staleness limit (sized for one ACK per segment), and every batch closes
+# stale, without a rate.
 source "$(dirname "$0")/lib.sh"
 
 MOD=tcp_oscar
@@ -26,7 +33,7 @@ NS=dcclre$$
 
 ktap_print_header
 require_root
-require_cmd modprobe iperf3 jq ip tc ss
+require_cmd modprobe iperf3 jq ip tc ss ethtool
 if ! modinfo "$MOD" >/dev/null 2>&1; then
 	[[ ${DCC_REQUIRE_MODULES:-0} == 1 ]] || ktap_skip_all "$MOD.ko not installed"
 fi
@@ -58,10 +65,13 @@ link_pair() { # K PEER
 		ip -n "${NS}$2" addr add "10.9.$1.2/24" dev vb &&
 		ip -n "${NS}a" link set "va$1" up && ip -n "${NS}$2" link set vb up &&
 		ip -n "${NS}$2" link set lo up &&
-		ip -n "${NS}$2" route replace "10.9.$1.0/24" dev vb quickack 1
+		ip -n "${NS}$2" route replace "10.9.$1.0/24" dev vb quickack 1 &&
+		ip netns exec "${NS}a" ethtool -K "va$1" tso off gso off gro off >/dev/null &&
+		ip netns exec "${NS}$2" ethtool -K vb tso off gso off gro off >/dev/null
 }
 ip netns add "${NS}a" && ip netns add "${NS}b" && ip netns add "${NS}c" &&
 	ip -n "${NS}a" link set lo up && link_pair 1 b && link_pair 2 c &&
+	ip netns exec "${NS}a" tc qdisc add dev va1 root netem delay 2ms limit 10000 &&
 	ip netns exec "${NS}a" tc qdisc add dev va2 root tbf rate 50mbit burst 16k latency 20ms ||
 	ktap_skip_all "could not build the three-namespace paths"
 
