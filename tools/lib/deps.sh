@@ -28,6 +28,7 @@ DCC_DEPS_PACKAGES=(
 	bc
 	jq
 	make
+	libc6-dev
 	procps
 	util-linux
 	findutils
