@@ -29,6 +29,7 @@ DCC_DEPS_PACKAGES=(
 	bc
 	jq
 	make
+	libc6-dev
 	procps
 	util-linux
 	findutils
