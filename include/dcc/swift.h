@@ -117,8 +117,10 @@ u32 swift_cwnd_pkts(u64 cwnd);
 
 /*
  * Pacing rate, bytes/s.  Below one packet Swift paces one packet every
- * srtt / cwnd ([S] 3.3): rate = cwnd * mss / srtt.  At or above one
- * packet the window is the limit and pacing only smooths:
+ * rtt / cwnd ([S] 3.3): rate = cwnd * mss / srtt, @srtt_us being the path
+ * RTT the caller chose (tcp_swift: srtt capped at max(target, last delay)
+ * there).  At or above one packet the window is the limit and pacing only
+ * smooths:
  * rate = pct/100 * cwnd * mss / srtt (pct 200 = Linux's default ratio).
  * @srtt_us 0 is treated as 1 us.
  */

@@ -23,7 +23,7 @@
  * with small windows settle at a somewhat larger queue, which is what keeps
  * an N-flow incast fair and stable (with N flows of window w sharing a
  * queue, each flow's target rises as its share shrinks).  Below one packet
- * the window is enforced by pacing: one packet every srtt / cwnd.
+ * the window is enforced by pacing: one packet every rtt / cwnd.
  *
  * Under packet spraying a fraction q of a flow's packets crosses congested
  * paths.  Swift reacts to the latest ACK, so every slow-path ACK (and every
@@ -84,6 +84,16 @@
  *    invitation to grow the window without bound).
  *  - pacing at >= 1 packet: pacing_pct (default 200%, Linux's own ratio)
  *    of cwnd / srtt, so the window, not the pacer, is the limit as in [S].
+ *  - pacing below one packet: [S]'s rtt / cwnd with rtt = srtt capped at
+ *    max(target, last delay sample), not srtt alone: the ACK that ends a
+ *    blackhole feeds srtt a timestamp RTT of up to the last RTO interval
+ *    (198 ms for a 200 us path in test_swift_rto), which at min_cwnd
+ *    meant 7 B/s; the law's delay samples are Karn-clean and never see it.
+ *  - the stack's pacing stamp (tcp_wstamp_ns) only moves forward, so a
+ *    packet sent at a sub-packet rate would hold the flow for that whole
+ *    interval after an ACK has raised the window (before this bound: 207 s,
+ *    nothing in flight, the closed socket stuck in LAST-ACK).  Every ACK
+ *    keeps the stamp within one window at the current rate.
  *  - no slow start: Swift starts at init_cwnd and adds ai per RTT ([M]
  *    starts at the ideal window; set init_cwnd to the BDP to do the same).
  *  - fs_min_cwnd >= fs_max_cwnd (cross-parameter, not refusable one write
@@ -234,16 +244,83 @@ static u32 swift_srtt_us(const struct sock *sk)
 	return srtt ? srtt : USEC_PER_MSEC;
 }
 
-/* The pacing rate from the Q16 window. */
+/* target at the current window, us (get_info, loss-event traces, pacing) */
+static u32 swift_target_us(const struct sock *sk, const struct swift *ca)
+{
+	struct swift_law_cfg c;
+
+	swift_cfg(sk, ca, &c);
+	return (u32)min_t(u64, div_u64(swift_target_ns(&c, ca->law.cwnd),
+				       NSEC_PER_USEC), U32_MAX);
+}
+
+/*
+ * The pacing rate from the Q16 window.  Below one packet the pacer is the
+ * window: one packet per rtt / cwnd ([S] 3.3), the rtt being the path's.
+ * srtt is not always that: the ACK that ends a blackhole acknowledges
+ * retransmitted data, has no delay sample (Karn), but its timestamp echo
+ * still feeds srtt the time since the last retransmission.  Measured in
+ * test_swift_rto (1 s of lost ACKs, 7 RTOs, cwnd reset to 0.001): srtt
+ * 182 us -> 198 ms on that ACK, so 0.001 * 1448 B / 198 ms = 7 B/s, and
+ * the next packet pushed the stack's pacing stamp 207 s ahead.  So below
+ * one packet srtt is capped at max(target, last delay): the law's own
+ * Karn-clean delay (the rtt of [S]'s Algorithm 1), or the target it holds
+ * the flow to, whichever is larger -- here min(198 ms, max(2.1 ms, 41 us))
+ * = 2.1 ms, a packet every 2.1 s at min_cwnd.  A path whose delay really
+ * is above target keeps pacing by srtt, as [S] does (capping at the target
+ * alone paced a loopback mswift flow with 40 ms delayed-ACK RTTs and a
+ * 161 us target 240x faster than before; in test_swift_basic its window
+ * sat below 1/256 packet).
+ */
 static void swift_pace(struct sock *sk, const struct swift *ca)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	u64 rate = swift_pacing_rate(ca->law.cwnd, max_t(u32, tp->mss_cache, 1),
-				     swift_srtt_us(sk), ca->pacing_pct);
+	u32 rtt_us = swift_srtt_us(sk);
+	u64 rate;
 
+	if (ca->law.cwnd < SWIFT_ONE)
+		rtt_us = min(rtt_us, max3(swift_target_us(sk, ca),
+					  READ_ONCE(ca->last_delay_us), 1U));
+	rate = swift_pacing_rate(ca->law.cwnd, max_t(u32, tp->mss_cache, 1),
+				 rtt_us, ca->pacing_pct);
 	/* never 0: a zero sk_pacing_rate turns internal pacing off */
 	rate = clamp_t(u64, rate, 1, READ_ONCE(sk->sk_max_pacing_rate));
 	WRITE_ONCE(sk->sk_pacing_rate, (unsigned long)rate);
+}
+
+/*
+ * The stack paces by departure time: each send moves tp->tcp_wstamp_ns
+ * len / sk_pacing_rate ahead, nothing ever moves it back, and a send with
+ * nothing in flight waits for it (pacing hrtimer; the RTO and probe0
+ * timers are pushed back by as much, up to TCP_RTO_MAX).  A packet sent
+ * at a sub-packet window's rate therefore holds the flow for a whole
+ * sub-packet interval even after the next ACK has raised the window.
+ * Measured (test_swift_rto, before this bound): the one packet sent at
+ * cwnd 0.001 was ACKed, cwnd 1.001 (rate 16760 B/s, 86 ms a packet), but
+ * the stamp stayed 207 s ahead: nothing in flight, 3.4 MB unsent, probe0
+ * at 2 min, the closed socket in LAST-ACK holding the module.  So on
+ * every ACK the stamp is kept within one window (snd_cwnd packets, which
+ * bounds what the stack sends at once) at the current rate: a send waits
+ * at most rtt / cwnd below one packet, srtt * 100 / pacing_pct above.
+ * A pacing timer armed for the old stamp is moved (its socket reference
+ * goes with it); one already firing finds the new stamp.
+ */
+static void swift_bound_wstamp(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	unsigned long rate = READ_ONCE(sk->sk_pacing_rate);
+	u64 now = tp->tcp_clock_cache, lim;
+
+	if (tp->tcp_wstamp_ns <= now || !rate || rate == ~0UL)
+		return;
+	lim = dcc_mul_div((u64)tcp_snd_cwnd(tp) * max_t(u32, tp->mss_cache, 1),
+			  NSEC_PER_SEC, rate);
+	if (tp->tcp_wstamp_ns - now <= lim)
+		return;
+	tp->tcp_wstamp_ns = now + lim;
+	if (hrtimer_try_to_cancel(&tp->pacing_timer) == 1)
+		hrtimer_start(&tp->pacing_timer, ns_to_ktime(tp->tcp_wstamp_ns),
+			      HRTIMER_MODE_ABS_PINNED_SOFT);
 }
 
 /* snd_cwnd and the pacing rate from the Q16 window: idempotent, every ACK. */
@@ -254,16 +331,7 @@ static void swift_apply(struct sock *sk, const struct swift *ca)
 	swift_pace(sk, ca);
 	tcp_snd_cwnd_set(tp, min3(swift_cwnd_pkts(ca->law.cwnd), tp->snd_cwnd_clamp,
 				  DCC_MAX_CWND));
-}
-
-/* target at the current window, us (get_info, loss-event traces) */
-static u32 swift_target_us(const struct sock *sk, const struct swift *ca)
-{
-	struct swift_law_cfg c;
-
-	swift_cfg(sk, ca, &c);
-	return (u32)min_t(u64, div_u64(swift_target_ns(&c, ca->law.cwnd),
-				       NSEC_PER_USEC), U32_MAX);
+	swift_bound_wstamp(sk);
 }
 
 static void swift_trace(struct sock *sk, const struct swift *ca, u8 action,
