@@ -13,9 +13,9 @@
 # with getsockopt (dcc_conn many: RLIMIT_NOFILE raised for 2000 sockets).
 # Pass: every flow connects and runs NAME, the aggregate goodput after
 # MANY_WARM seconds is at least MANY_MIN_MBIT (80% of the bottleneck), no
-# kernel warning.  cubic runs first as the
-# control: it shows the path can be filled.  The flows are reset at the
-# end of each run (no orphan may send into the next) and the queue drains.
+# kernel warning.  cubic runs first as the control: it shows the path can
+# be filled.  The flows are reset at the end of each run (no orphan may
+# send into the next) and the queue drains.
 source "$(dirname "$0")/select_common.sh"
 source "$(dirname "$0")/net_lib.sh"
 source "$(dirname "$0")/testbed_params.sh"
