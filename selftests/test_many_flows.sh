@@ -21,8 +21,8 @@ source "$(dirname "$0")/net_lib.sh"
 source "$(dirname "$0")/testbed_params.sh"
 
 MANY_FLOWS=${DCC_MANY_FLOWS:-1000}
-MANY_SECS=${DCC_MANY_SECS:-4}
-MANY_WARM=${DCC_MANY_WARM:-2}
+MANY_SECS=${DCC_MANY_SECS:-6}
+MANY_WARM=${DCC_MANY_WARM:-3}
 MANY_LIMIT=2000
 RATE=${DCC_MANY_RATE:-20} RTT=10
 MANY_MIN_PCT=${DCC_MANY_MIN_PCT:-80}
