@@ -561,6 +561,16 @@ static int run_many(const struct opts *o)
 		}
 	}
 	bytes -= bytes0;
+	/*
+	 * Reset, not close: a closed socket with data queued would go on
+	 * sending it as an orphan, into whatever runs next on the path.
+	 */
+	for (i = 0; i < o->n; i++) {
+		struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+		setsockopt(cfd[i], SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+		close(cfd[i]);
+	}
 	printf("many: flows=%d connected=%ld accepted=%ld cc=%s client_mismatch=%ld failures=%ld "
 	       "bytes=%llu seconds=%.3f mbit=%.2f\n",
 	       o->n, connected, accepted, o->cc ? o->cc : "-", mism, failures, bytes,

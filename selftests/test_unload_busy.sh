@@ -41,7 +41,7 @@ for mn in "${mods[@]}"; do
 	out=$DCC_OUT/$DCC_TEST_NAME-$n.txt
 	: >"$out"
 	"$SEL_CONN" many --client-ns "$C" --server-ns "$S" --addr "$SEL_ADDR" --port "$SEL_PORT" \
-		-n $UNL_FLOWS -t 3 --warmup 1 --cc "$n" >"$out" 2>&1 &
+		-n $UNL_FLOWS -t 2 --warmup 1 --cc "$n" >"$out" 2>&1 &
 	pid=$!
 	for ((i = 0; i < 50; i++)); do
 		grep -q '^connected' "$out" && break

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Many flows at once, for every name dcc registers: MANY_FLOWS (1000)
+# concurrent bulk flows from one sender namespace through the router's
+# 20 Mbit/s htb bottleneck (net_lib.sh, 10 ms base RTT, a queue of
+# MANY_LIMIT packets: two per flow) for MANY_SECS seconds after all are
+# connected, every module at its testbed parameters for that path.  (The
+# guest's one virtual CPU is nearly saturated by a thousand flows at
+# 100 Mbit/s, which costs minutes of wall time per name; idle guest time
+# costs none under icount, so a lower rate is what makes it affordable.)
+# Each flow selects NAME with setsockopt before connect() and is checked
+# with getsockopt (dcc_conn many: RLIMIT_NOFILE raised for 2000 sockets).
+# Pass: every flow connects and runs NAME, the aggregate goodput after
+# MANY_WARM seconds is at least MANY_MIN_MBIT (DCC_MANY_MIN_PCT, default
+# 80% of the bottleneck), no kernel warning.  cubic runs first as the
+# control: it shows the path can be filled.  The flows are reset at the end of each run (no orphan may
+# send into the next) and the queue drains.
+source "$(dirname "$0")/select_common.sh"
+source "$(dirname "$0")/net_lib.sh"
+source "$(dirname "$0")/testbed_params.sh"
+
+MANY_FLOWS=${DCC_MANY_FLOWS:-1000}
+MANY_SECS=${DCC_MANY_SECS:-6}
+MANY_WARM=${DCC_MANY_WARM:-3}
+MANY_LIMIT=2000
+RATE=${DCC_MANY_RATE:-20} RTT=10
+MANY_MIN_PCT=${DCC_MANY_MIN_PCT:-80}
+MANY_MIN_MBIT=$((RATE * MANY_MIN_PCT / 100))
+
+sel_require
+require_cmd tc iperf3 jq
+ktap_set_plan $((${#SEL_NAMES[@]} + 2))
+dmesg_mark
+
+for m in "${SEL_MODS[@]}"; do
+	[[ $m == dcc_lib ]] && continue
+	dcc_on_exit "dcc_testbed_restore $m"
+	dcc_testbed_params "$m" $RATE $RTT || log_warn "$m refused its testbed parameters"
+done
+net_setup --rate-mbit $RATE --rtt-ms $RTT --limit-pkts $MANY_LIMIT ||
+	ktap_skip_all "net_setup failed"
+log_info "$MANY_FLOWS flows per name, ${MANY_SECS} s (goodput over the last $((MANY_SECS - MANY_WARM)) s), ${RATE} Mbit/s htb, ${RTT} ms, queue $MANY_LIMIT packets; pass: >= $MANY_MIN_MBIT Mbit/s"
+
+for n in cubic "${SEL_NAMES[@]}"; do
+	out=$("$SEL_CONN" many --client-ns "${NET_NS_S[0]}" --server-ns "$NET_NS_D" \
+		--addr "$NET_DST_IP" --port 5500 -n "$MANY_FLOWS" -t $MANY_SECS \
+		--warmup $MANY_WARM --cc "$n" 2>&1)
+	rc=$?
+	sleep 2	# the flows were reset; let the bottleneck queue drain
+	mbit=$(grep -o 'mbit=[0-9.]*' <<<"$out")
+	mbit=${mbit#mbit=}
+	dcc_result "$n.mbit" "${mbit:-0}"
+	if ((rc == 0)) && fge "${mbit:-0}" $MANY_MIN_MBIT; then
+		ktap_test_pass "$n: $MANY_FLOWS flows connected and ran $n, $mbit Mbit/s (>= $MANY_MIN_MBIT) ($(grep -o 'connected [0-9]* in [0-9.]* s' <<<"$out"))"
+	else
+		ktap_test_fail "$n: $MANY_FLOWS flows connected and ran $n, ${mbit:-?} Mbit/s (>= $MANY_MIN_MBIT), exit $rc"
+		sed 's/^/#   /' <<<"$out" | head -n 8
+	fi
+done
+ktap_test_result "no kernel warnings" check_dmesg_clean
+ktap_finished
