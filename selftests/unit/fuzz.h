@@ -116,4 +116,25 @@ static inline u32 fz_mss(struct fz *in)
 	return (u32)fz_range(in, 48, 65535);
 }
 
+/*
+ * A run of ACKs replaying one event (the targets' op 15): a count of 8 to
+ * 2040, then @step(@ctx, @in) that many times, each from the same input
+ * position, so one short input drives a long steady state.  Returns the
+ * count, which the caller charges to its event budget.
+ */
+static inline u32 fz_replay(struct fz *in, void (*step)(void *ctx, struct fz *in),
+			    void *ctx)
+{
+	u32 n = (u32)fz_raw(in, 1) * 8;
+	const u8 *p0 = in->p;
+	size_t n0 = in->n;
+
+	for (u32 k = 0; k < n; k++) {
+		in->p = p0;
+		in->n = n0;
+		step(ctx, in);
+	}
+	return n;
+}
+
 #endif /* _DCC_FUZZ_H */
