@@ -22,6 +22,13 @@
  *	together once all are connected (at most 20 s), prints "connected M",
  *	runs SEC seconds and prints the goodput of the window after --warmup.
  *	Every client socket's CC is checked as in short.
+ *   dcc_conn rr --client-ns NS --server-ns NS --addr IP [options]
+ *	One connection, N request/response exchanges of BYTES each way:
+ *	every request leaves with nothing in flight (CA_EVENT_TX_START).
+ *	Without --pause-us it leaves a moment after the previous response,
+ *	the round-by-round restart a congestion control must not take for an
+ *	idle period; with it, after a real idle gap.  Both sockets' CC
+ *	checked as in short.
  *   dcc_conn unload MODULE
  *	delete_module(MODULE, O_NONBLOCK); prints "ok" or the errno name and
  *	exits 0 / 1 (rmmod checks the refcount itself and never asks the
@@ -42,6 +49,7 @@
  *			enter the namespaces), drop to UID/GID with no
  *			capabilities; every setsockopt then runs unprivileged
  *   -t SEC, --warmup SEC	many: run time and unmeasured start (0.5)
+ *   --pause-us US	rr: idle time before each request (default 0)
  *
  * Output: one summary line on stdout ("short: ..." / "many: ..."); the first
  * failures on stderr.  Bad arguments: a message and exit 2.
@@ -80,7 +88,7 @@ enum side { SIDE_BOTH, SIDE_CLIENT, SIDE_SERVER };
 struct opts {
 	const char *client_ns, *server_ns, *addr;
 	const char *cc, *expect;
-	int port, n, bytes, refuse, uid;
+	int port, n, bytes, refuse, uid, pause_us;
 	enum when when;
 	enum side side;
 	double secs, warmup;
@@ -97,10 +105,10 @@ static void usage_exit(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nusage: %s short|many --client-ns NS --server-ns NS --addr IP [-n N]\n"
+	fprintf(stderr, "\nusage: %s short|many|rr --client-ns NS --server-ns NS --addr IP [-n N]\n"
 		"         [--port P] [--bytes B] [--cc NAME] [--when before|after]\n"
 		"         [--side both|client|server] [--expect NAME] [--refuse ERRNO]\n"
-		"         [--uid UID] [-t SEC] [--warmup SEC]\n"
+		"         [--uid UID] [-t SEC] [--warmup SEC] [--pause-us US]\n"
 		"       %s unload MODULE\n", prog, prog);
 	exit(2);
 }
@@ -421,6 +429,56 @@ static int run_short(const struct opts *o)
 	return failures ? 1 : 0;
 }
 
+static int run_rr(const struct opts *o)
+{
+	struct sockaddr_in sa;
+	char *out, *in;
+	long mism, i;
+	double t0;
+	int lfd, c, a;
+
+	out = malloc(o->bytes + 1);
+	in = malloc(o->bytes + 1);
+	if (!out || !in)
+		die("malloc");
+	memset(out, 'r', o->bytes);
+	lfd = setup(o, &sa, 1);
+	c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c < 0)
+		die("socket");
+	if (set_client(o) && o->when == WHEN_BEFORE)
+		set_cc(o, c, "client", 0);
+	if (connect(c, (struct sockaddr *)&sa, sizeof(sa)))
+		die("connect");
+	a = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (a < 0)
+		die("accept");
+	if (o->when == WHEN_AFTER) {
+		if (set_client(o))
+			set_cc(o, c, "client", 0);
+		if (set_server(o))
+			set_cc(o, a, "accepted", 0);
+	}
+	t0 = now_s();
+	for (i = 0; i < o->n; i++) {
+		/* request, served, response, read: one round trip each */
+		if (o->pause_us)
+			usleep(o->pause_us);
+		if (io_full(c, out, o->bytes, true) || io_full(a, in, o->bytes, false) ||
+		    io_full(a, out, o->bytes, true) || io_full(c, in, o->bytes, false)) {
+			fail("exchange #%ld: %s", i, strerror(errno));
+			break;
+		}
+	}
+	mism = check_cc(o, c, "client", 0) + check_cc(o, a, "accepted", 0);
+	close(a);
+	close(c);
+	close(lfd);
+	printf("rr: n=%ld bytes=%d cc=%s mismatch=%ld failures=%ld seconds=%.3f\n",
+	       i, o->bytes, o->cc ? o->cc : "-", mism, failures, now_s() - t0);
+	return failures ? 1 : 0;
+}
+
 /* many: epoll data is a client's index, or a tag | an accepted fd */
 #define TAG_LISTEN	(1ULL << 62)
 #define TAG_SRV		(1ULL << 61)
@@ -602,7 +660,7 @@ int main(int argc, char **argv)
 	mode = argv[1];
 	if (!strcmp(mode, "unload"))
 		return run_unload(argc, argv);
-	if (strcmp(mode, "short") && strcmp(mode, "many"))
+	if (strcmp(mode, "short") && strcmp(mode, "many") && strcmp(mode, "rr"))
 		usage_exit("unknown mode '%s'", mode);
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -634,6 +692,8 @@ int main(int argc, char **argv)
 			o.secs = parse_secs(a, v);
 		else if (!strcmp(a, "--warmup"))
 			o.warmup = parse_secs(a, v);
+		else if (!strcmp(a, "--pause-us"))
+			o.pause_us = parse_long(a, v, 0, 10000000);
 		else if (!strcmp(a, "--when")) {
 			if (!strcmp(v, "before"))
 				o.when = WHEN_BEFORE;
@@ -669,6 +729,11 @@ int main(int argc, char **argv)
 		if (o.when == WHEN_AFTER && set_server(&o))
 			usage_exit("many: --when after sets the client side only (--side client)");
 		return run_many(&o);
+	}
+	if (!strcmp(mode, "rr")) {
+		if (o.refuse)
+			usage_exit("rr: --refuse is for short");
+		return run_rr(&o);
 	}
 	return run_short(&o);
 }

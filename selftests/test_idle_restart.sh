@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# CA_EVENT_TX_START means "a send with nothing in flight".  The stack raises
+# it after a real idle period, and also every round of a flow whose whole
+# window one ACK clears (request/response traffic).  The modules forget
+# their per-round state (TIMELY's completion window, OSCAR's batch, CCC's
+# ACK clock, MSwift's median window) only after a real idle gap
+# (dcc_tx_start_after_idle: no delivery for more than a base RTT).  TIMELY
+# shows it best: a completion needs seg_bytes (64 KB) acknowledged, so with
+# 4 KB requests it closes every 16 exchanges -- unless every request's
+# TX_START resets the window, in which case none ever closes.
+#
+# Two namespaces on a veth with 2 ms of delay (base RTT 2 ms, far above the
+# guest's request-to-request processing time).  400 back-to-back exchanges
+# must produce completions (timely:rate_update events); 60 exchanges each
+# after a 20 ms pause (10 base RTTs idle) must produce none: there the
+# restart is real.
+source "$(dirname "$0")/lib.sh"
+
+NS=dccidle$$
+CONN=$DCC_SELFTESTS_DIR/build/dcc_conn
+TR=/sys/kernel/tracing
+EV=$TR/events/timely/rate_update
+
+ktap_print_header
+require_root
+require_cmd modprobe ip tc
+if ! modinfo tcp_timely >/dev/null 2>&1 || [[ ! -x $CONN ]]; then
+	[[ ${DCC_REQUIRE_MODULES:-0} == 1 ]] ||
+		ktap_skip_all "tcp_timely.ko or $CONN missing (make -C selftests helpers)"
+fi
+ktap_set_plan 3
+dmesg_mark
+modprobe tcp_timely || ktap_skip_all "modprobe tcp_timely failed"
+
+cleanup() {
+	echo 0 >"$EV/enable" 2>/dev/null
+	ip netns del "${NS}a" 2>/dev/null
+	ip netns del "${NS}b" 2>/dev/null
+}
+dcc_on_exit cleanup
+
+ip netns add "${NS}a" && ip netns add "${NS}b" &&
+	ip link add va netns "${NS}a" type veth peer name vb netns "${NS}b" &&
+	ip -n "${NS}a" addr add 10.9.3.1/24 dev va && ip -n "${NS}b" addr add 10.9.3.2/24 dev vb &&
+	ip -n "${NS}a" link set va up && ip -n "${NS}b" link set vb up &&
+	ip netns exec "${NS}a" tc qdisc add dev va root netem delay 2ms ||
+	ktap_skip_all "could not build the two-namespace path"
+
+# rate_update events of the exchange run (ARGS: dcc_conn rr options)
+completions() {
+	local out
+	echo >$TR/trace
+	echo 1 >"$EV/enable"
+	out=$("$CONN" rr --client-ns "${NS}a" --server-ns "${NS}b" --addr 10.9.3.2 \
+		--port 5330 --cc timely --bytes 4096 "$@" 2>&1) || log_info "dcc_conn: $out" >&2
+	echo 0 >"$EV/enable"
+	log_info "$out" >&2
+	grep -c 'rate_update:' $TR/trace
+}
+
+busy=$(completions -n 400)
+ktap_test_result "back-to-back exchanges (TX_START every round, no idle): $busy TIMELY completions, both ends (>= 10; 400 x 4 KB / 64 KB = 25 each)" \
+	[ "${busy:-0}" -ge 10 ]
+idle=$(completions -n 60 --pause-us 20000)
+ktap_test_result "exchanges after 20 ms idle (10 base RTTs): $idle completions (0: each restart forgets the window)" \
+	[ "${idle:-1}" -eq 0 ]
+ktap_test_result "no kernel warnings" check_dmesg_clean
+ktap_finished
