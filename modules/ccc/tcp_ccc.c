@@ -215,9 +215,10 @@ static void ccc_line_observe(struct sock *sk, struct ccc *ca,
 	if (!(ca->flags & CCC_F_AUTO_LINE) || rs->interval_us <= 0 ||
 	    rs->delivered <= 0)
 		return;
-	/* delivered < 2^31 pkts * mss < 2^47 bytes * 1e6 / us: fits u64 */
-	rate = div_u64((u64)rs->delivered * tcp_sk(sk)->mss_cache * USEC_PER_SEC,
-		       (u32)rs->interval_us);
+	/* bytes (< 2^31 pkts * 2^16) * 1e6 needs 67 bits: 128-bit product */
+	rate = dcc_mul_div((u64)rs->delivered * tcp_sk(sk)->mss_cache, USEC_PER_SEC,
+			   (u32)rs->interval_us);
+	rate = min_t(u64, rate, DCC_RATE_MAX_BPS);	/* + 25% cannot wrap */
 	kbps = ccc_line_shared_kbps(sk, rate + rate / 4);
 	if (kbps > ca->line_kbps)
 		WRITE_ONCE(ca->line_kbps, kbps);
