@@ -164,14 +164,18 @@ static u64 dcc_slot_pack(u32 key, u32 val, u32 stamp)
 	return ((u64)key << 40) | ((u64)val << 16) | stamp;
 }
 
+/* A slot holds an entry confirmed within @wlen seconds. */
+static bool dcc_slot_live(const struct dcc_slot *e, u32 now, u32 wlen)
+{
+	return e->val && ((now - e->stamp) & 0xffff) * DCC_TICK_SECS < wlen;
+}
+
 /* A slot holds @key's entry, confirmed within tcp_min_rtt_wlen. */
 static bool dcc_slot_valid(const struct sock *sk, const struct dcc_slot *e,
 			   u32 key, u32 now)
 {
-	u32 wlen = READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen);
-	u32 age = ((now - e->stamp) & 0xffff) * DCC_TICK_SECS;
-
-	return e->key == key && e->val && age < wlen;
+	return e->key == key &&
+	       dcc_slot_live(e, now, READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen));
 }
 
 /* The table's word for @key: its slot and 24-bit tag. */
@@ -267,8 +271,8 @@ static int dcc_shared_entries_get(char *buf, const struct kernel_param *kp)
 		struct dcc_slot r = dcc_slot_unpack(atomic64_read(&dcc_rtt_tbl[i]));
 		struct dcc_slot l = dcc_slot_unpack(atomic64_read(&dcc_rate_tbl[i]));
 
-		n += r.val && ((now - r.stamp) & 0xffff) * DCC_TICK_SECS < wlen;
-		n += l.val && ((now - l.stamp) & 0xffff) * DCC_TICK_SECS < wlen;
+		n += dcc_slot_live(&r, now, wlen);
+		n += dcc_slot_live(&l, now, wlen);
 	}
 	return sysfs_emit(buf, "%u\n", n);
 }
