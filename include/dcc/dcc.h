@@ -180,9 +180,58 @@ static inline u32 dcc_cwnd_pkts(const struct tcp_sock *tp, u64 cwnd_bytes)
  * Apply a decision: pacing rate @rate_bytes_ps (clamped to sk_max_pacing_rate,
  * at least 1 packet per second) and cwnd = ceil(@cwnd_bytes / mss), clamped
  * to [DCC_MIN_CWND, min(snd_cwnd_clamp, DCC_MAX_CWND)].  Idempotent and
- * cheap: call on every ACK.
+ * cheap: call on every ACK.  dcc_apply_bounded() also holds cwnd to the
+ * loss bound below.
  */
 void dcc_apply(struct sock *sk, u64 rate_bytes_ps, u64 cwnd_bytes);
+void dcc_apply_bounded(struct sock *sk, u64 rate_bytes_ps, u64 cwnd_bytes);
+
+/*
+ * Loss bound: the window a rate-driven law may not exceed after the stack
+ * reported a loss.
+ *
+ * OSCAR, CCC and the TIMELY family set cwnd from a rate and read only
+ * delay; their papers assume a lossless fabric.  Each law has a floor
+ * (u_min, r_min, 2 packets), so once N flows' floors exceed the link --
+ * a thousand flows on one port, or any incast wider than the buffer --
+ * a drop-tail queue overflows every round and no law backs off: the
+ * link fills with retransmissions and timeouts instead of data.  So a
+ * loss bounds the window, as in every loss-based TCP, and the law
+ * governs again once it no longer asks for more than the bound:
+ *
+ *  - on a reduction the stack asks for (ssthresh: entering fast
+ *    recovery, an RTO, local congestion), the bound becomes half of
+ *    min(cwnd, packets_out), at least DCC_MIN_CWND: half of what was in
+ *    the network when the loss was detected;
+ *  - after an RTO the window restarts from the stack's one packet and
+ *    grows by what each ACK delivers up to the bound (slow start, as
+ *    tcp_bbr after a timeout): a thousand flows that lost their whole
+ *    windows come back with two packets each, not half a window each.
+ *    An RTO whose episode asked no ssthresh and finds no bound (an undo
+ *    restored a larger one, then it was lifted) sets half of
+ *    packets_out itself;
+ *  - in the Open state it grows once per bound's worth of ACKed packets
+ *    (about a round) by max(1, bound/8) packets: Reno's additive
+ *    increase at the small windows where many flows overflow a queue,
+ *    12.5% a round at large ones so a single flow's one startup loss
+ *    costs tens of rounds, not a BDP's worth;
+ *  - it is lifted as soon as the law's own window is within it.
+ *
+ * The bound lives in the stack's own fields: tp->snd_ssthresh
+ * (TCP_INFINITE_SSTHRESH = none; ss -ti shows it as ssthresh);
+ * tp->prior_ssthresh, what the stack's undo of a spurious loss restores:
+ * the previous bound, or, where there was none, what was in flight at the
+ * loss, so an undo resumes what the flow was doing instead of jumping to
+ * the law's window (the TIMELY family's is 2 rate (base + T_high): at
+ * 1000 flows, the flows an undo lifted to ~900 packets held the queue
+ * full); and tp->snd_cwnd_cnt (the ACK count towards the next increase;
+ * in the Loss state, this ACK's delivered packets).  A module opts in by
+ * returning dcc_loss_ssthresh() from its ssthresh hook, calling
+ * dcc_loss_ack() from cong_control first, and applying every decision
+ * with dcc_apply_bounded().
+ */
+u32 dcc_loss_ssthresh(struct sock *sk);
+void dcc_loss_ack(struct sock *sk, const struct rate_sample *rs);
 
 /*
  * cwnd cap for a rate: rate * rtt * gain, gain in Q8 (256 = 1.0).  Before

@@ -312,17 +312,105 @@ u64 dcc_cwnd_bytes(u64 rate_bytes_ps, u32 rtt_us, u32 gain_q8, u32 mss)
 }
 EXPORT_SYMBOL_GPL(dcc_cwnd_bytes);
 
-void dcc_apply(struct sock *sk, u64 rate_bytes_ps, u64 cwnd_bytes)
+/* Half of what was in the network when a loss was detected, packets. */
+static u32 dcc_loss_half(const struct tcp_sock *tp, u32 cwnd)
+{
+	return max_t(u32, min(cwnd, tp->packets_out) >> 1, DCC_MIN_CWND);
+}
+
+/* The law's window @cwnd (packets) under the loss bound (dcc.h). */
+static u32 dcc_loss_bound(struct sock *sk, u32 cwnd)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u8 state = inet_csk(sk)->icsk_ca_state;
+
+	if (state == TCP_CA_Loss) {
+		/*
+		 * An RTO whose episode asked no ssthresh (it began in a
+		 * recovery that an undo had lifted) still leaves a bound.
+		 */
+		if (tp->snd_ssthresh == TCP_INFINITE_SSTHRESH)
+			tp->snd_ssthresh = dcc_loss_half(tp, tp->packets_out);
+		/* from the stack's one packet, + what each ACK delivers */
+		cwnd = min(cwnd, tcp_snd_cwnd(tp) + tp->snd_cwnd_cnt);
+		tp->snd_cwnd_cnt = 0;
+	}
+	if (cwnd > tp->snd_ssthresh)
+		cwnd = tp->snd_ssthresh;
+	else if (state == TCP_CA_Open)
+		tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* lifted */
+	return max_t(u32, cwnd, DCC_MIN_CWND);
+}
+
+static void dcc_apply_cwnd(struct sock *sk, u64 rate_bytes_ps, u64 cwnd_bytes,
+			   bool bounded)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 mss = max_t(u32, tp->mss_cache, 1);
 	u64 max_rate = READ_ONCE(sk->sk_max_pacing_rate);
+	u32 cwnd = dcc_cwnd_pkts(tp, cwnd_bytes);
 
 	rate_bytes_ps = clamp_t(u64, rate_bytes_ps, mss, max_rate);
 	WRITE_ONCE(sk->sk_pacing_rate, (unsigned long)rate_bytes_ps);
-	tcp_snd_cwnd_set(tp, dcc_cwnd_pkts(tp, cwnd_bytes));
+	if (bounded && (unlikely(tp->snd_ssthresh != TCP_INFINITE_SSTHRESH) ||
+			inet_csk(sk)->icsk_ca_state == TCP_CA_Loss))
+		cwnd = dcc_loss_bound(sk, cwnd);
+	tcp_snd_cwnd_set(tp, cwnd);
+}
+
+void dcc_apply(struct sock *sk, u64 rate_bytes_ps, u64 cwnd_bytes)
+{
+	dcc_apply_cwnd(sk, rate_bytes_ps, cwnd_bytes, false);
 }
 EXPORT_SYMBOL_GPL(dcc_apply);
+
+void dcc_apply_bounded(struct sock *sk, u64 rate_bytes_ps, u64 cwnd_bytes)
+{
+	dcc_apply_cwnd(sk, rate_bytes_ps, cwnd_bytes, true);
+}
+EXPORT_SYMBOL_GPL(dcc_apply_bounded);
+
+u32 dcc_loss_ssthresh(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 used = min(tcp_snd_cwnd(tp), tp->packets_out);
+
+	/*
+	 * The stack has just saved the bound for an undo (prior_ssthresh; 0:
+	 * no undo).  Were there none, the undo of a spurious loss would lift
+	 * the window to the law's; it restores what was in flight instead.
+	 */
+	if (tp->prior_ssthresh == TCP_INFINITE_SSTHRESH)
+		tp->prior_ssthresh = max_t(u32, used, DCC_MIN_CWND);
+	return dcc_loss_half(tp, used);
+}
+EXPORT_SYMBOL_GPL(dcc_loss_ssthresh);
+
+void dcc_loss_ack(struct sock *sk, const struct rate_sample *rs)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 bound = tp->snd_ssthresh;
+	u8 state = inet_csk(sk)->icsk_ca_state;
+
+	if (!rs->acked_sacked)
+		return;
+	if (state == TCP_CA_Loss) {
+		/* dcc_apply_bounded() adds it to cwnd: a slow start */
+		tp->snd_cwnd_cnt = min_t(u32, rs->acked_sacked, DCC_MAX_CWND);
+		return;
+	}
+	if (likely(bound == TCP_INFINITE_SSTHRESH) || state != TCP_CA_Open)
+		return;
+	/* snd_cwnd_cnt < bound + 2^31: one ACK covers < 2^31 packets */
+	tp->snd_cwnd_cnt += rs->acked_sacked;
+	if (tp->snd_cwnd_cnt < bound)
+		return;
+	tp->snd_cwnd_cnt = 0;
+	/* bound < 2^30 + 2^27: never TCP_INFINITE_SSTHRESH (2^31 - 1) */
+	tp->snd_ssthresh = min_t(u32, bound + max_t(u32, bound >> 3, 1),
+				 DCC_MAX_CWND);
+}
+EXPORT_SYMBOL_GPL(dcc_loss_ack);
 
 /* ---- validated module parameters -------------------------------------- */
 

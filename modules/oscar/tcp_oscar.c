@@ -47,8 +47,14 @@
  *	BE (Alg. 1)		oscar->bls (struct dcc_bls)
  *
  * What the paper leaves open, done as spec oscar.md recommends:
- *  - loss/RTO/recovery: no loss-driven decrease (the paper has none); the
- *    batch is reset on RTO since its samples span the stall (8-11);
+ *  - loss/RTO/recovery: u has no loss-driven decrease (the paper has
+ *    none), but the window does: dcc_lib's loss bound (dcc.h) holds cwnd
+ *    to half of what was in flight at each loss, growing back per round
+ *    until u's own window fits.  Without it, 1000 flows that each start
+ *    at u = 1 overflowed a 2000-packet drop-tail queue for the whole run
+ *    and filled 10.5-11.2 of 20 Mbit/s; with it 19.7-19.9
+ *    (test_many_flows.sh).  The batch is reset on RTO since its samples
+ *    span the stall (8-11);
  *  - idle restart (CA_EVENT_TX_START): u is kept, the batch is reset so
  *    no batch spans the idle gap (8-14); batches longer than 4 tau are
  *    discarded as stale anyway (8-7);
@@ -223,7 +229,7 @@ static void oscar_mu_observe(const struct sock *sk, struct oscar *ca,
 static void oscar_apply(struct sock *sk, const struct oscar *ca,
 			const struct oscar_law_cfg *c)
 {
-	dcc_apply(sk, oscar_rate(c, ca->u), oscar_cwnd_bytes(c, ca->u));
+	dcc_apply_bounded(sk, oscar_rate(c, ca->u), oscar_cwnd_bytes(c, ca->u));
 }
 
 static void oscar_init(struct sock *sk)
@@ -322,6 +328,7 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 
 	if (unlikely(!(ca->flags & OSCAR_F_INITED)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
+	dcc_loss_ack(sk, rs);	/* dcc.h: loss bound */
 
 	/*
 	 * A packet of the initial window left while the window was still
@@ -397,8 +404,12 @@ static void oscar_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 
 static u32 oscar_ssthresh(struct sock *sk)
 {
-	/* no loss-driven multiplicative decrease in OSCAR */
-	return tcp_sk(sk)->snd_ssthresh;
+	const struct oscar *ca = inet_csk_ca(sk);
+
+	/* u is kept (the paper has no loss response); the window is bounded */
+	if (!(ca->flags & OSCAR_F_INITED))	/* an RTO of the SYN */
+		return tcp_sk(sk)->snd_ssthresh;
+	return dcc_loss_ssthresh(sk);
 }
 
 static u32 oscar_undo_cwnd(struct sock *sk)
