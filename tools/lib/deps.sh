@@ -161,15 +161,12 @@ dcc_guest_kvers() {
 # i.e. the kernel a Debian 12 machine runs by default (linux-image-cloud-
 # amd64); a newer series installed beside it (dcc_guest_kvers) never takes
 # over the default runs.  DCC_GUEST_KVER in the environment overrides the
-# choice (it is checked).
+# choice: a version or a series X.Y (dcc_resolve_kver; it is checked).
 dcc_guest_kver() {
 	local kver
 	if [[ -n ${DCC_GUEST_KVER:-} ]]; then
-		if [[ -r /boot/vmlinuz-$DCC_GUEST_KVER && -d /lib/modules/$DCC_GUEST_KVER/kernel ]]; then
-			echo "$DCC_GUEST_KVER"
-			return 0
-		fi
-		echo "dcc_guest_kver: DCC_GUEST_KVER=$DCC_GUEST_KVER has no /boot/vmlinuz-$DCC_GUEST_KVER or no modules" >&2
+		dcc_resolve_kver "$DCC_GUEST_KVER" && return 0
+		echo "dcc_guest_kver: DCC_GUEST_KVER=$DCC_GUEST_KVER is not an installed guest kernel" >&2
 		return 1
 	fi
 	kver=$(dcc_guest_kvers | head -n 1)
@@ -202,4 +199,27 @@ dcc_newer_series_packages() {
 	apt-cache pkgnames "linux-headers-$s-cloud-amd64" 2>/dev/null |
 		grep -qx "linux-headers-$s-cloud-amd64" || return 0
 	echo "linux-image-$s-cloud-amd64 linux-headers-$s-cloud-amd64"
+}
+
+# dcc_resolve_kver ARG: the installed guest kernel ARG names: a full version
+# (6.12.117+deb12-cloud-amd64) with its image, modules and headers, or a
+# series (6.12: its newest installed build).  Prints it, or reports on
+# stderr what is installed and returns 1.
+dcc_resolve_kver() {
+	local a=$1 k
+	if [[ -r /boot/vmlinuz-$a && -d /lib/modules/$a/kernel ]]; then
+		echo "$a"
+		return 0
+	fi
+	if [[ $a =~ ^[0-9]+\.[0-9]+$ ]]; then
+		while IFS= read -r k; do
+			if [[ $(dcc_kver_series "$k") == "$a" ]]; then
+				echo "$k"
+				return 0
+			fi
+		done < <(dcc_guest_kvers)
+	fi
+	echo "no installed guest kernel '$a' (want a version with /boot/vmlinuz-VER and" \
+		"/lib/modules/VER, or a series X.Y); installed: $(dcc_guest_kvers | tr '\n' ' ')" >&2
+	return 1
 }
