@@ -40,9 +40,10 @@
 
 /*
  * dcc_tcp_send_ack(sk, rcv_nxt): __tcp_send_ack() with no extra header
- * flags, whichever of its two prototypes the kernel has.  _Generic on the
- * function's type selects the wrapper whose parameter has exactly that
- * type; the other one is never called, so neither needs a cast.
+ * flags, whichever of its two prototypes the kernel has: the function's
+ * type selects (__builtin_choose_expr, at compile time) the wrapper whose
+ * parameter has exactly that type; the other one is never called, so
+ * neither needs a cast.
  */
 typedef void (*dcc_send_ack2_fn)(struct sock *sk, u32 rcv_nxt);
 typedef void (*dcc_send_ack3_fn)(struct sock *sk, u32 rcv_nxt, u16 flags);
@@ -60,8 +61,8 @@ static inline void dcc_send_ack3(dcc_send_ack3_fn fn, struct sock *sk,
 }
 
 #define dcc_tcp_send_ack(sk, rcv_nxt)					\
-	_Generic(&__tcp_send_ack,					\
-		 dcc_send_ack3_fn: dcc_send_ack3,			\
-		 default: dcc_send_ack2)(&__tcp_send_ack, (sk), (rcv_nxt))
+	(__builtin_choose_expr(__same_type(&__tcp_send_ack, dcc_send_ack3_fn), \
+			       dcc_send_ack3, dcc_send_ack2)		\
+		(&__tcp_send_ack, (sk), (rcv_nxt)))
 
 #endif /* _DCC_COMPAT_H */
