@@ -48,6 +48,8 @@ DCC_DEPS_PACKAGES=(
 	findutils
 	diffutils
 	gzip
+	xz-utils
+	zstd
 	tar
 	mawk
 	dash
