@@ -11,17 +11,19 @@
 #                      build of the OLDEST installed cloud kernel series
 #                      (Debian 12's default kernel), or DCC_GUEST_KVER
 #   dcc_guest_kvers    print every installed cloud kernel series' newest
-#                      build, one per line, oldest series first (the primary
-#                      one first): what `make check` builds and tests for
+#                      build, one per line, oldest series first: what
+#                      `make check` builds and tests for
 #   dcc_kver_series    print a kernel version's series (6.1.0-56-cloud-amd64
 #                      -> 6.1)
+#   dcc_resolve_kver   an installed guest kernel from a version or a series
+#                      (--kver, DCC_GUEST_KVER)
 #
 # Kernel versions are always read from what is installed, never written
 # down: Debian moves the ABI number with its security updates, and the
 # second series is whatever newer one Debian 12's archive offers as a
 # versioned meta package (linux-image-X.Y-cloud-amd64).
 #
-# Both are safe under `set -euo pipefail`; they report errors on stderr and
+# All are safe under `set -euo pipefail`; they report errors on stderr and
 # return non-zero.
 
 # Everything tools/vmtest, `make check` and `make bench` need on the host.
