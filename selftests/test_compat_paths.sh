@@ -7,7 +7,7 @@
 #    ecn_echo.c) sends the ACK still owed for the old CE run through
 #    dcc_tcp_send_ack(), whose call differs across kernels.  That branch
 #    runs only when the CE state flips while a delayed ACK is pending, so
-#    two nscc flows share an ECN bottleneck marking at a low threshold with
+#    two nscc flows share an ECN bottleneck marking near their queue with
 #    delayed ACKs on (no quickack), and a kprobe on __tcp_send_ack counts
 #    its callers (hist trigger keyed by the return address, $stack0 at the
 #    entry): calls from dcc_ecn_echo must appear.
