@@ -5,6 +5,7 @@
  */
 #include <linux/module.h>
 #include <net/tcp.h>
+#include "dcc/compat.h"
 #include "dcc/ecn_echo.h"
 
 /* ECE on our next ACKs iff @ce: TCP_ECN_DEMAND_CWR is what tcp_ecn_send()
@@ -36,7 +37,7 @@ bool dcc_ecn_echo(struct sock *sk, enum tcp_ca_event ev, u32 *prior_rcv_nxt,
 		 */
 		if (icsk->icsk_ack.pending & ICSK_ACK_TIMER) {
 			dcc_ecn_echo_set(tp, ce);
-			__tcp_send_ack(sk, *prior_rcv_nxt);
+			dcc_tcp_send_ack(sk, *prior_rcv_nxt);
 		}
 		/* and acknowledge the new run's first segment at once */
 		icsk->icsk_ack.pending |= ICSK_ACK_NOW;
