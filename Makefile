@@ -10,8 +10,9 @@
 #   make lint             checkpatch --strict and sparse (tools/lint)
 #   make install          modules_install into /lib/modules/$(KVER)/updates/dcc
 #
-# `check` and `bench` install what they need (apt) and boot Debian's 6.1
-# cloud kernel under qemu; see README.md.
+# `check` and `bench` install what they need (apt) and boot Debian's cloud
+# kernels (6.1, and 6.12 for check's second-kernel subset) under qemu; see
+# README.md.
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
