@@ -313,9 +313,9 @@ u64 dcc_cwnd_bytes(u64 rate_bytes_ps, u32 rtt_us, u32 gain_q8, u32 mss)
 EXPORT_SYMBOL_GPL(dcc_cwnd_bytes);
 
 /* Half of what was in the network when a loss was detected, packets. */
-static u32 dcc_loss_half(const struct tcp_sock *tp, u32 cwnd)
+static u32 dcc_loss_half(u32 in_flight)
 {
-	return max_t(u32, min(cwnd, tp->packets_out) >> 1, DCC_MIN_CWND);
+	return max_t(u32, in_flight >> 1, DCC_MIN_CWND);
 }
 
 /* The law's window @cwnd (packets) under the loss bound (dcc.h). */
@@ -330,7 +330,7 @@ static u32 dcc_loss_bound(struct sock *sk, u32 cwnd)
 		 * recovery that an undo had lifted) still leaves a bound.
 		 */
 		if (tp->snd_ssthresh == TCP_INFINITE_SSTHRESH)
-			tp->snd_ssthresh = dcc_loss_half(tp, tp->packets_out);
+			tp->snd_ssthresh = dcc_loss_half(tp->packets_out);
 		/* from the stack's one packet, + what each ACK delivers */
 		cwnd = min(cwnd, tcp_snd_cwnd(tp) + tp->snd_cwnd_cnt);
 		tp->snd_cwnd_cnt = 0;
@@ -382,7 +382,7 @@ u32 dcc_loss_ssthresh(struct sock *sk)
 	 */
 	if (tp->prior_ssthresh == TCP_INFINITE_SSTHRESH)
 		tp->prior_ssthresh = max_t(u32, used, DCC_MIN_CWND);
-	return dcc_loss_half(tp, used);
+	return dcc_loss_half(used);
 }
 EXPORT_SYMBOL_GPL(dcc_loss_ssthresh);
 
