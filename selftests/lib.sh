@@ -234,6 +234,21 @@ dcc_on_exit() {
 	trap 'exit 143' TERM
 }
 
+# ---- namespaces ---------------------------------------------------------
+
+# dcc_ns_pair A B ADDR_A ADDR_B [DEV_A DEV_B]: new network namespaces A and B
+# joined by one veth (DEV_A, default va, in A; DEV_B, default vb, in B),
+# ADDR/24 on each end, both ends and both loopbacks up.
+dcc_ns_pair() {
+	local a=$1 b=$2 ia=$3 ib=$4 da=${5:-va} db=${6:-vb}
+	printf '%s\n' "netns add $a" "netns add $b" \
+		"link add $da netns $a type veth peer name $db netns $b" | ip -b - || return 1
+	printf '%s\n' "addr add $ia/24 dev $da" "link set $da up" "link set lo up" |
+		ip -n "$a" -b - || return 1
+	printf '%s\n' "addr add $ib/24 dev $db" "link set $db up" "link set lo up" |
+		ip -n "$b" -b -
+}
+
 # ---- module parameters --------------------------------------------------
 
 param_write_refused() { # MOD PARAM VALUE

@@ -114,12 +114,7 @@ sel_discover() {
 # sel_ns_create CLIENT SERVER: the two namespaces and their veth
 sel_ns_create() {
 	local c=$1 s=$2
-	printf '%s\n' "netns add $c" "netns add $s" \
-		"link add v0 netns $c type veth peer name v1 netns $s" | ip -b - || return 1
-	printf '%s\n' "addr add $SEL_CADDR/24 dev v0" "link set v0 up" "link set lo up" |
-		ip -n "$c" -b - || return 1
-	printf '%s\n' "addr add $SEL_ADDR/24 dev v1" "link set v1 up" "link set lo up" |
-		ip -n "$s" -b - || return 1
+	dcc_ns_pair "$c" "$s" "$SEL_CADDR" "$SEL_ADDR" v0 v1 || return 1
 	# no per-destination metrics; room for the server's TIME_WAITs
 	ip netns exec "$c" sysctl -qw net.ipv4.tcp_no_metrics_save=1 \
 		net.ipv4.ip_local_port_range="10000 65000" || return 1

@@ -41,10 +41,7 @@ cleanup() {
 }
 dcc_on_exit cleanup
 
-ip netns add "${NS}a" && ip netns add "${NS}b" &&
-	ip link add va netns "${NS}a" type veth peer name vb netns "${NS}b" &&
-	ip -n "${NS}a" addr add 10.9.3.1/24 dev va && ip -n "${NS}b" addr add 10.9.3.2/24 dev vb &&
-	ip -n "${NS}a" link set va up && ip -n "${NS}b" link set vb up &&
+dcc_ns_pair "${NS}a" "${NS}b" 10.9.3.1 10.9.3.2 &&
 	ip netns exec "${NS}a" tc qdisc add dev va root netem delay 2ms ||
 	ktap_skip_all "could not build the two-namespace path"
 
