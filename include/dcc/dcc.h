@@ -13,8 +13,9 @@
  *  - the plain-C math (bls.h, median.h, fixp.h), exported from the same
  *    module.
  *
- * Time in this API is microseconds (u64, the tcp_mstamp clock) because
- * that is what 6.1 gives a congestion-control module; rates are bytes/s.
+ * Per-ACK samples carry nanoseconds on the tcp clock (sample.h), with a
+ * microsecond view for the code not yet moved; the rest of this API is
+ * microseconds (base RTT, idle gaps, the shared tables); rates are bytes/s.
  */
 #ifndef _DCC_DCC_H
 #define _DCC_DCC_H
@@ -25,6 +26,7 @@
 #include "fixp.h"
 #include "bls.h"
 #include "median.h"
+#include "sample.h"
 
 /*
  * Lifecycle: what every dcc module assumes of the stack, and does.
@@ -48,64 +50,16 @@
  *    never ran.
  */
 
-/* Why dcc_sample_get() rejected an ACK (bit set in sample->why). */
-enum dcc_sample_reject {
-	DCC_SAMPLE_NO_RTT = 1 << 0,	/* rtt_us < 0: nothing newly acked
-					 * with a usable send time (Karn)
-					 */
-	DCC_SAMPLE_RETRANS = 1 << 1,	/* sampled skb was retransmitted */
-	DCC_SAMPLE_DELAYED = 1 << 2,	/* receiver's delayed-ACK timer
-					 * likely inflated the RTT
-					 */
-	DCC_SAMPLE_NO_ACKED = 1 << 3,	/* pure dupack: nothing newly acked */
-};
-
-/* Policy flags for dcc_sample_get(). */
-#define DCC_SAMPLE_KEEP_DELAYED 1	/* keep rs->is_ack_delayed samples */
-
-/*
- * One ACK, as the algorithms want it.  All times in us on the tcp_mstamp
- * clock, so send/receive times share one clock and no sync is needed.
- */
-struct dcc_sample {
-	u64 rx_us;	/* when this ACK was processed (the RX time source) */
-	u64 tx_us;	/* send time of the newest packet this ACK covers */
-	u32 rtt_us;	/* rx_us - tx_us */
-	u32 acked;	/* packets newly (S)ACKed by this ACK (>= 1 if valid) */
-	u32 acked_bytes;	/* acked * mss */
-	u32 infl_pkts;	/* packets delivered while the sampled packet was in
-			 * flight (tp->delivered at ACK minus at send):
-			 * the inflight it saw when sent, exact when the
-			 * flow is window-bound and loss-free
-			 */
-	u32 ce;		/* packets delivered CE-marked on this ACK */
-	u32 losses;	/* packets marked lost on this ACK */
-	u32 why;	/* 0 if valid, else DCC_SAMPLE_* reject bits */
-	bool app_limited;	/* sampled packet left with a bubble in the pipe */
-	bool first_window;	/* sampled packet left before the connection's
-				 * first ACK: its infl_pkts is a point on the
-				 * initial window's ramp (0 -> cwnd), not a
-				 * steady inflight
-				 */
-};
+/* The per-ACK sample (struct dcc_sample) is plain C: sample.h. */
 
 /*
  * Fill @s from this ACK.  Returns true when the sample carries a valid
  * RTT/send time for the estimators; false (with s->why set) otherwise, in
- * which case acked/ce/losses are still filled for bookkeeping.
+ * which case rx_ns, acked, ce and losses are still filled for bookkeeping.
  */
 bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		    struct dcc_sample *s, u32 policy);
 
-/*
- * The RX time source.  6.1 gives a CC module no access to the ACK skb, so
- * this is tp->tcp_mstamp (software time when TCP processed the ACK).  A
- * hardware/skb timestamp source would be added here and nowhere else.
- */
-static inline u64 dcc_rx_time_us(const struct sock *sk)
-{
-	return tcp_sk(sk)->tcp_mstamp;
-}
 
 /* Base RTT: @param_us if non-zero, else tcp_min_rtt(), else srtt, else 0. */
 u32 dcc_base_rtt_us(const struct sock *sk, u32 param_us);

@@ -27,12 +27,19 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 	u32 mss = max_t(u32, tp->mss_cache, 1);
 
 	*s = (struct dcc_sample){
-		.rx_us = dcc_rx_time_us(sk),
+		/*
+		 * The RX time source: the stack's clock when TCP processed
+		 * the ACK (tcp_clock_cache, ns; tcp_mstamp is it in us).
+		 */
+		.rx_ns = tp->tcp_clock_cache,
+		.rx_src = DCC_RX_STACK,
 		.acked = rs->acked_sacked,
 		.acked_bytes = rs->acked_sacked * mss,
+		.mss = mss,
 		.ce = max_t(s32, rs->delivered_ce, 0),
 		.losses = max_t(int, rs->losses, 0),
 		.app_limited = rs->is_app_limited,
+		.delayed = rs->is_ack_delayed,
 		/*
 		 * tp->delivered is 1 once the handshake is done (the SYN or
 		 * SYN-ACK counts) and grows with the first data ACK, so a
@@ -41,6 +48,7 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		 */
 		.first_window = rs->prior_delivered <= 1,
 	};
+	s->rx_us = div_u64(s->rx_ns, NSEC_PER_USEC);
 
 	if (rs->rtt_us < 0)
 		s->why |= DCC_SAMPLE_NO_RTT;
@@ -54,12 +62,14 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		return false;
 
 	/*
-	 * rs->rtt_us is tcp_mstamp minus the send stamp of the newest skb
-	 * this ACK (S)ACKed, so the send time is recovered exactly.  1 s
-	 * bounds anything a datacenter path produces; a larger value is a
-	 * stall and is clamped rather than let through unbounded.
+	 * rs->rtt_us is tcp_mstamp minus the send stamp (in us) of the newest
+	 * skb this ACK (S)ACKed.  1 s bounds anything a datacenter path
+	 * produces; a larger value is a stall and is clamped rather than let
+	 * through unbounded.
 	 */
 	s->rtt_us = (u32)min_t(long, rs->rtt_us, USEC_PER_SEC);
+	s->rtt_ns = s->rtt_us * NSEC_PER_USEC;	/* <= 1e9 */
+	s->tx_ns = s->rx_ns - s->rtt_ns;
 	s->tx_us = s->rx_us - s->rtt_us;
 	/*
 	 * rs->delivered = tp->delivered now minus when the sampled skb was
