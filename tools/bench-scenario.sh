@@ -282,6 +282,7 @@ cpu_start() {
 	local fn=(tcp_rack_advance) all=()
 	for f in $cpu_hooks; do all+=(${f#*=}); done
 	all=(${all[*]//,/ })
+	all=(${all[*]%@*})	# NAME@N: the symbol is NAME
 	# which of the hook functions the kernel has, and how often (one grep
 	# over kallsyms): a name defined twice (the same static function in two
 	# modules) makes a kprobe by name ambiguous and bpftrace refuse the
@@ -295,6 +296,7 @@ cpu_start() {
 		for f in $cpu_hooks; do [[ ${f%%=*} == "$c" ]] && hooks=${f#*=}; done
 		[[ -n $hooks ]] || { progress "cpu $c: no hooks known, skipped"; continue; }
 		for f in ${hooks//,/ }; do
+			f=${f%@*}
 			[[ -n ${nsym[$f]:-} ]] ||
 				{ progress "cpu $c: $f not in kallsyms, skipped"; hooks=''; break; }
 			((nsym[$f] == 1)) ||
@@ -312,8 +314,11 @@ cpu_start() {
 		echo 'kprobe:tcp_ack { $sk = (struct sock *)arg0;'
 		echo '  if ($sk->__sk_common.skc_num >= 10000) { $o = (uint64)((struct inet_connection_sock *)$sk)->icsk_ca_ops;'
 		echo '    @acks[$o] = count(); @name[$o] = ((struct tcp_congestion_ops *)$o)->name; } }'
+		local a
 		for f in "${fn[@]}"; do
-			echo "kprobe:$f { \$sk = (struct sock *)arg0;"
+			a=0
+			[[ $f == *@* ]] && { a=${f#*@}; f=${f%@*}; }
+			echo "kprobe:$f { \$sk = (struct sock *)arg$a;"
 			echo "  if (\$sk->__sk_common.skc_num >= 10000 && @act[tid] == 0) {"
 			echo "    @act[tid] = 1; @ops[tid] = (uint64)((struct inet_connection_sock *)\$sk)->icsk_ca_ops; @t0[tid] = nsecs; } }"
 			echo "kretprobe:$f /@t0[tid]/ { \$d = nsecs - @t0[tid];"
