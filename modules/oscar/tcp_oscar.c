@@ -319,8 +319,12 @@ static bool oscar_refresh_inputs(struct sock *sk, struct oscar *ca,
 	struct oscar_cfg nc;
 
 	if (!snap->line_rate_mbps && b->bls.rate_bytes_ps && !b->app_limited) {
-		/* 25% headroom; a batch rate is <= 2^44 B/s (BLS): no overflow */
-		u64 m = oscar_mu_shared(sk, b->bls.rate_bytes_ps * 5 / 4);
+		/*
+		 * 25% headroom.  A batch of a few ns may report a saturated
+		 * rate (up to U64_MAX): cap it at the table's ceiling first.
+		 */
+		u64 r = min_t(u64, b->bls.rate_bytes_ps, DCC_RATE_MAX_BPS);
+		u64 m = oscar_mu_shared(sk, r * 5 / 4);
 
 		mu = max(mu, m);
 	}

@@ -111,8 +111,12 @@ static void refresh_inputs(struct sock_model *ca, const struct oscar_batch *b)
 {
 	u64 mu = ca->c.mu_bytes_ps, base = ca->c.base_ns;
 
-	if (ca->auto_mu && b->bls.rate_bytes_ps && !b->app_limited)
-		mu = max(mu, mu_shared(b->bls.rate_bytes_ps * 5 / 4));
+	if (ca->auto_mu && b->bls.rate_bytes_ps && !b->app_limited) {
+		u64 r = min_t(u64, b->bls.rate_bytes_ps, DCC_RATE_MAX_BPS);
+
+		FUZZ_ASSERT(r * 5 / 4 >= r, "mu fold overflows");
+		mu = max(mu, mu_shared(r * 5 / 4));
+	}
 	if (ca->auto_base && ca->min_rtt_ns)
 		base = ca->min_rtt_ns;
 	if (mu != ca->c.mu_bytes_ps || base != ca->c.base_ns) {
