@@ -99,7 +99,6 @@
 #define CREATE_TRACE_POINTS
 #include "oscar_trace.h"
 
-
 /* ---- tunables (validated; published as one snapshot per write) -------- */
 
 static u32 line_rate_mbps;		/* mu; 0 = estimate */
