@@ -1,21 +1,60 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * OSCAR control law (Zhang et al., NSDI'26, Algorithm 2), as plain C shared
- * by tcp_oscar.ko and the userspace unit tests.  The kernel glue and the
- * theory are in modules/oscar/tcp_oscar.c.
+ * OSCAR's per-ACK core (Zhang et al., NSDI'26, Algorithms 1 and 2), plain
+ * C, in nanoseconds.  tcp_oscar.ko, the unit-test model
+ * (selftests/unit/test_oscar_law.c), the fuzzer (fuzz_oscar.c) and the
+ * callgrind bench (bench_oscar.c) all call oscar_on_ack(); the theory is
+ * in modules/oscar/tcp_oscar.c, the steps in modules/oscar/oscar_law.c.
  *
- * Fixed-point scales:
- *   u, u_w, u_r, U_AI, U_HAI, u_min: Q20 share of mu (OSCAR_U_ONE = 1.0),
- *	u in [u_min, 1] so it fits 21 bits; u_w/u_r are computed from rates
- *	clamped to 2 * mu, hence <= 2^21.
- *   gradient: Q16 (from the BLS estimator), clamped to >= -0.9.
- *   mu, rates: bytes/s (u64, <= 1e11 < 2^37); times: us (u32, <= 1e6).
+ * Per ACK (oscar_on_ack, the shape of tcp_bbr's bbr_main):
+ *   oscar_sample_usable()	first-window and invalid samples join no batch
+ *   oscar_count_app_limited()	app-limited samples of the open batch
+ *   oscar_batch_add()		one BLS point (Alg. 1); the open batch's
+ *				staleness limit and shift fixed at its first
+ *				point (oscar_batch_open)
+ *   oscar_on_batch()		a batch closed: Alg. 2's step, app-limited hold
+ *   oscar_decide()		pacing rate u * mu and window
+ *				min(u * D_target * mu, BDP_base)
+ * What the core cannot do itself -- refresh the shared base RTT and fold a
+ * batch's rate into the shared mu estimate, both kernel lookups -- it asks
+ * of its caller with OSCAR_D_BATCH, once per batch, never per ACK.
+ *
+ * Units and fixed-point scales (ranges: RTT 1 us .. 1 s, mu 1 Mbit/s ..
+ * 800 Gbit/s = 1.25e5 .. 1e11 B/s < 2^37):
+ *   times: ns.  rtt, delay <= 1e9 (dcc_sample clamps rtt_ns to 1 s) < 2^30;
+ *	RTT_base <= 1e9 (u32); D_target = RTT_base * dt_pct / 100 <= 1e10
+ *	(u64); tau = RTT_base * tau_pct / 100 in [100 ns, 2 s] (u32); eps,
+ *	delta <= 65535 us = 6.6e7 ns (u32); staleness limit <= U32_MAX ns
+ *	(4.29 s, see oscar_batch_open()).
+ *   u, u_w, u_r, U_AI, U_HAI, u_min: Q20 share of mu (OSCAR_U_ONE = 1.0);
+ *	u in [u_min, 1] fits 21 bits; u_w, u_r are computed from rates
+ *	clamped to 2 mu, hence <= 2^21.
+ *   gradient: Q16 (BLS), clamped to >= -0.9 (OSCAR_GRAD_FLOOR_Q16).
+ *   rates: bytes/s (u64).  r = mu * u >> 20 < 2^37 * 2^20 = 2^57.
+ *   windows: bytes.  BDP = mu * RTT_base / 1e9 <= 1e11 B; u D_target mu
+ *	<= 1e12 B; both through dcc_mul_div (128-bit product, no overflow).
+ *   u_w = inflight / (delay * mu): inflight <= 2^24 pkts * 2^16 B = 2^40 B
+ *	(BLS caps), times 1e9 < 2^30: 2^70 in dcc_mul_div's 128 bits; a
+ *	quotient above 2^64 saturates and is clamped to 2 mu like any other.
+ *   u_r = rate / ((1 + g) * mu): rate * 2^16 / (2^16 + g), 2^16 + g >=
+ *	6554: 128-bit product again.
+ *   ratio: min(rate, 2 mu) * 2^20 / mu <= 2^21.
+ *   BLS (include/dcc/bls.h) in ns: x = send offset >> shift <= 2^22,
+ *	y = delay - y0 (>> shift) <= 2^28.  The shift is chosen per batch so
+ *	that the staleness limit (the longest span a batch may have) fits x,
+ *	and is at least OSCAR_BLS_SHIFT_MIN = 2 so that any delay excursion up
+ *	to 2^30 ns (1.07 s > the 1 s RTT bound) fits y: at shift 0 a ns batch
+ *	would clamp excursions above 2^28 ns = 268 ms.  Time resolution inside
+ *	a batch is 2^shift ns: 4 ns for tau <= ~1 ms, at most 1.02 us (shift
+ *	10, a 4.29 s staleness limit).
+ *   app-limited count: u16, saturating (a batch holds <= 4096 points).
  */
 #ifndef _DCC_OSCAR_H
 #define _DCC_OSCAR_H
 
 #include "fixp.h"
 #include "bls.h"
+#include "sample.h"
 
 #define OSCAR_U_SHIFT 20
 #define OSCAR_U_ONE (1U << OSCAR_U_SHIFT)
@@ -34,17 +73,65 @@
 /* gradient floor -0.9 in Q16 (artifact): at most a 10x rate increase */
 #define OSCAR_GRAD_FLOOR_Q16 (-58982)
 
-/* What one socket's law needs, resolved from its parameter snapshot. */
-struct oscar_law_cfg {
-	u64 mu_bytes_ps;	/* bottleneck (line) rate mu, bytes/s */
-	u32 base_us;	/* RTT_base */
-	u32 dt_us;	/* D_target */
-	u32 eps_us;	/* HAI margin: delay <= base + eps means empty queue */
-	u32 hyst_us;	/* delta: accelerate iff delay + delta < D_target */
-	u32 u_ai;	/* Q20 */
-	u32 u_hai;	/* Q20 */
-	u32 u_min;	/* Q20 */
+/* Empty-queue margin eps when not set: max(2 us, RTT_base / 12). */
+#define OSCAR_EPS_MIN_NS 2000U
+/* BLS shift floor: y excursions up to 2^(28+2) ns fit (see above). */
+#define OSCAR_BLS_SHIFT_MIN 2
+/* RTT_base bounds, ns: 1 ns .. 1 s (the parameter's range is 1 us .. 1 s) */
+#define OSCAR_BASE_MAX_NS 1000000000U
+
+/*
+ * The module parameters a socket runs with, converted once to the core's
+ * units (tcp_oscar.c publishes one immutable copy per parameter write; a
+ * socket keeps a pointer to the copy current at its init).
+ */
+struct oscar_params {
+	u32 u_ai;	/* U_AI, Q20 */
+	u32 u_hai;	/* U_HAI, Q20 */
+	u32 u_min;	/* u floor, Q20, >= 1 */
+	u32 eps_ns;	/* HAI margin: delay <= base + eps is an empty queue;
+			 * 0 = max(OSCAR_EPS_MIN_NS, RTT_base / 12)
+			 */
+	u32 hyst_ns;	/* delta: accelerate iff delay + delta < D_target */
+	u16 dt_pct;	/* D_target, % of RTT_base (101..1000) */
+	u8 tau_pct;	/* tau, % of RTT_base (10..200) */
+	u8 min_samples;	/* points a batch needs to close (3..255) */
 };
+
+/*
+ * One socket's configuration: the parameters and the two inputs that vary
+ * per socket, mu and RTT_base, with what follows from RTT_base alone
+ * (tau).  Resolved by oscar_cfg_resolve() at init and again only when mu
+ * or RTT_base changes (the glue's per-batch refresh); 24 bytes, so the
+ * kernel keeps it in icsk_ca_priv next to the state.  D_target and eps
+ * are one multiply and a division by a constant from base_ns and are
+ * derived where used (oscar_dt_ns(), oscar_hai_ns()).
+ */
+struct oscar_cfg {
+	const struct oscar_params *p;
+	u64 mu_bytes_ps;	/* bottleneck (line) rate mu, bytes/s */
+	u32 base_ns;		/* RTT_base, 1 .. OSCAR_BASE_MAX_NS */
+	u32 tau_ns;		/* batch length tau, >= 2 */
+};
+
+/* Per-socket state, 80 bytes; zero-filled memory is "not initialised". */
+struct oscar_core {
+	struct dcc_bls bls;	/* Alg. 1 batch sums (64 B) */
+	u32 u;			/* unified ratio, Q20 */
+	u32 stale_ns;		/* open batch: span beyond which it is stale */
+	u32 last_delay_ns;	/* mean delay of the last closed batch */
+	u16 app_lim;		/* app-limited samples in the open batch */
+	u8 shift;		/* open batch: BLS shift */
+	u8 flags;		/* OSCAR_S_* */
+};
+
+#define OSCAR_S_INIT	0x1	/* oscar_core_init() ran */
+#define OSCAR_S_OPEN	0x2	/* the open batch's stale_ns/shift are set */
+
+/* dcc_decision.flags */
+#define OSCAR_D_BATCH	0x1	/* a batch closed (struct oscar_batch valid):
+				 * refresh the shared inputs now
+				 */
 
 enum oscar_branch {
 	OSCAR_HAI = 0,		/* empty queue: hyper additive increase */
@@ -52,7 +139,8 @@ enum oscar_branch {
 	OSCAR_DECEL = 2,	/* delay >= D_target: min(u_w, u_r) + U_AI */
 };
 
-struct oscar_decision {
+/* One per-batch step of Algorithm 2. */
+struct oscar_step {
 	u32 u;		/* new unified ratio, Q20 */
 	u32 u_w;	/* <delay, window> loop, Q20 (0 in HAI) */
 	u32 u_r;	/* <gradient, rate> loop, Q20 (0 in HAI) */
@@ -60,18 +148,54 @@ struct oscar_decision {
 	bool held;	/* app-limited batch: a decrease was not applied */
 };
 
+/* What oscar_on_ack() reports when OSCAR_D_BATCH is set (caller's stack). */
+struct oscar_batch {
+	struct dcc_bls_out bls;	/* the closed batch (ns, bytes, bytes/s) */
+	struct oscar_step step;	/* the law's decision on it */
+	bool app_limited;	/* most of its samples were app-limited: its
+				 * rate is no estimate of mu
+				 */
+};
+
+/* Resolve @c from @p, mu and RTT_base (clamped to 1 .. OSCAR_BASE_MAX_NS). */
+void oscar_cfg_resolve(struct oscar_cfg *c, const struct oscar_params *p,
+		       u64 mu_bytes_ps, u64 base_ns);
+
+/* D_target, ns */
+static inline u64 oscar_dt_ns(const struct oscar_cfg *c)
+{
+	return div_u64((u64)c->base_ns * c->p->dt_pct, 100);
+}
+
+/* Start a flow: u = 1 (line rate, 4.6), empty batch. */
+void oscar_core_init(struct oscar_core *st);
+
 /*
- * One per-batch step of Algorithm 2.  @u is the current ratio; @app_limited
- * says most of the batch's samples were app-limited, in which case u may
- * rise but not fall (spec 8-12: an idle application is not congestion).
+ * One ACK: @s is the neutral sample (ns), @d gets the pacing rate, the
+ * window and OSCAR_D_* flags; @b is filled when OSCAR_D_BATCH is set.
  */
-void oscar_law_step(const struct oscar_law_cfg *c, const struct dcc_bls_out *b,
-		    u32 u, bool app_limited, struct oscar_decision *d);
+void oscar_on_ack(struct oscar_core *st, const struct oscar_cfg *c,
+		  const struct dcc_sample *s, struct dcc_decision *d,
+		  struct oscar_batch *b);
+
+/* RTO: the open batch spans the stall; forget it (u is kept). */
+void oscar_on_rto(struct oscar_core *st);
+
+/* Restart after idle: no batch may span the gap (u is kept). */
+void oscar_on_idle_restart(struct oscar_core *st);
+
+/* Rate and window for the current u under @c (idempotent). */
+void oscar_decide(const struct oscar_core *st, const struct oscar_cfg *c,
+		  struct dcc_decision *d);
+
+/* Alg. 2 lines 4-13 on one closed batch; exposed for the unit tests. */
+void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
+		    u32 u, bool app_limited, struct oscar_step *d);
 
 /* r = u * mu, bytes/s */
-u64 oscar_rate(const struct oscar_law_cfg *c, u32 u);
+u64 oscar_rate(const struct oscar_cfg *c, u32 u);
 
 /* w = min(u * D_target * mu, BDP_base), bytes (min, not max: see .c) */
-u64 oscar_cwnd_bytes(const struct oscar_law_cfg *c, u32 u);
+u64 oscar_cwnd_bytes(const struct oscar_cfg *c, u32 u);
 
 #endif /* _DCC_OSCAR_H */

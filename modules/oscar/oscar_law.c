@@ -1,24 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * OSCAR's per-batch control law (Algorithm 2), plain C.  See
- * include/dcc/oscar.h for the scales and modules/oscar/tcp_oscar.c for the
- * theory.  Overflow bounds are noted per line; the inputs are bounded by
- * the BLS estimator (delay <= 2^28 us after y0, infl/rate from packets
- * capped per batch) and by the parameter ranges (mu <= 1e11 B/s).
+ * OSCAR's per-ACK core, plain C, nanoseconds: Algorithm 1 (batching) and
+ * Algorithm 2 (the per-batch law) and every per-ACK policy around them.
+ * See include/dcc/oscar.h for the units, scales and overflow bounds and
+ * modules/oscar/tcp_oscar.c for the theory.  No kernel call here: the
+ * kernel glue, the unit-test model, the fuzzer and the bench all run this
+ * file as is.
  */
 #include "dcc/oscar.h"
 
-u64 oscar_rate(const struct oscar_law_cfg *c, u32 u)
+void oscar_cfg_resolve(struct oscar_cfg *c, const struct oscar_params *p,
+		       u64 mu_bytes_ps, u64 base_ns)
 {
-	/* mu < 2^37, u <= 2^21: product < 2^58 */
+	u32 base = (u32)clamp_val(base_ns, 1, (u64)OSCAR_BASE_MAX_NS);
+
+	c->p = p;
+	c->mu_bytes_ps = mu_bytes_ps;
+	c->base_ns = base;
+	/* base * 200 <= 2e11: u64; tau <= 2e9 fits u32 */
+	c->tau_ns = max_t(u32, 2, (u32)div_u64((u64)base * p->tau_pct, 100));
+}
+
+/* RTT_base + eps: a batch delay at or below it means an empty queue, ns */
+static u64 oscar_hai_ns(const struct oscar_cfg *c)
+{
+	u32 eps = c->p->eps_ns ? c->p->eps_ns :
+		  max_t(u32, OSCAR_EPS_MIN_NS, c->base_ns / 12);
+
+	return (u64)c->base_ns + eps;
+}
+
+u64 oscar_rate(const struct oscar_cfg *c, u32 u)
+{
+	/* mu < 2^37, u <= 2^20: product < 2^57 */
 	return (c->mu_bytes_ps * u) >> OSCAR_U_SHIFT;
 }
 
-u64 oscar_cwnd_bytes(const struct oscar_law_cfg *c, u32 u)
+u64 oscar_cwnd_bytes(const struct oscar_cfg *c, u32 u)
 {
-	u64 bdp = dcc_rate_time_bytes(c->mu_bytes_ps, c->base_us, DCC_USEC_PER_SEC);
-	u64 w = dcc_rate_time_bytes(oscar_rate(c, u), c->dt_us,
-				    DCC_USEC_PER_SEC);
+	u64 bdp = dcc_rate_time_bytes(c->mu_bytes_ps, c->base_ns, DCC_NSEC_PER_SEC);
+	u64 w = dcc_rate_time_bytes(oscar_rate(c, u), oscar_dt_ns(c),
+				    DCC_NSEC_PER_SEC);
 
 	/*
 	 * Alg. 2 line 12 prints max(), but the paper's text says the window
@@ -31,32 +53,34 @@ u64 oscar_cwnd_bytes(const struct oscar_law_cfg *c, u32 u)
 }
 
 /* rate (bytes/s) -> share of mu in Q20; rate is clamped to 2 * mu first */
-static u32 oscar_ratio(const struct oscar_law_cfg *c, u64 rate_bytes_ps)
+static u32 oscar_ratio(const struct oscar_cfg *c, u64 rate_bytes_ps)
 {
 	rate_bytes_ps = min(rate_bytes_ps, 2 * c->mu_bytes_ps);
 	/* <= 2^38 * 2^20 / mu: fits; result <= 2^21 */
 	return (u32)dcc_mul_div(rate_bytes_ps, OSCAR_U_ONE, c->mu_bytes_ps);
 }
 
-void oscar_law_step(const struct oscar_law_cfg *c, const struct dcc_bls_out *b,
-		    u32 u, bool app_limited, struct oscar_decision *d)
+void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
+		    u32 u, bool app_limited, struct oscar_step *d)
 {
+	const struct oscar_params *p = c->p;
 	u32 old = u;
 	s32 g;
 
-	*d = (struct oscar_decision){ 0 };
+	*d = (struct oscar_step){ 0 };
 
-	if (b->delay <= (u64)c->base_us + c->eps_us) {
+	if (b->delay <= oscar_hai_ns(c)) {
 		/* Alg. 2 line 4-5: the queue is empty, both signals are blind */
-		u = min(u + c->u_hai, OSCAR_U_ONE);
+		u = min(u + p->u_hai, OSCAR_U_ONE);
 		d->branch = OSCAR_HAI;
 	} else {
 		/*
 		 * line 7, <delay, window>: u_w = inflight / (delay * mu), i.e.
 		 * the reference window scaled by D_target / delay, as a share
-		 * of D_target * mu.  infl * 1e6 < 2^40 * 2^20 fits u64.
+		 * of D_target * mu.  infl * 1e9 < 2^40 * 2^30: 128-bit
+		 * product in dcc_mul_div (saturates, then clamped to 2 mu).
 		 */
-		u64 r_w = dcc_mul_div(b->infl_bytes, DCC_USEC_PER_SEC,
+		u64 r_w = dcc_mul_div(b->infl_bytes, DCC_NSEC_PER_SEC,
 				      max_t(u64, b->delay, 1));
 
 		d->u_w = oscar_ratio(c, r_w);
@@ -76,7 +100,7 @@ void oscar_law_step(const struct oscar_law_cfg *c, const struct dcc_bls_out *b,
 		}
 
 		/* lines 9-10: the delay target decides the direction */
-		if (b->delay + c->hyst_us < c->dt_us) {
+		if (b->delay + p->hyst_ns < oscar_dt_ns(c)) {
 			u = max(d->u_w, d->u_r);
 			d->branch = OSCAR_ACCEL;
 		} else {
@@ -84,13 +108,154 @@ void oscar_law_step(const struct oscar_law_cfg *c, const struct dcc_bls_out *b,
 			d->branch = OSCAR_DECEL;
 		}
 		/* line 11: AI after every MIMD step, for fairness (Thm D.3) */
-		u += c->u_ai;
+		u += p->u_ai;
 	}
 
-	u = clamp_val(u, c->u_min, OSCAR_U_ONE);
+	u = clamp_val(u, p->u_min, OSCAR_U_ONE);
 	if (app_limited && u < old) {
 		u = old;
 		d->held = true;
 	}
 	d->u = u;
+}
+
+/* ---- per-ACK steps ------------------------------------------------------ */
+
+static void oscar_batch_reset(struct oscar_core *st)
+{
+	dcc_bls_reset(&st->bls);
+	st->app_lim = 0;
+	st->flags &= ~OSCAR_S_OPEN;
+}
+
+void oscar_core_init(struct oscar_core *st)
+{
+	*st = (struct oscar_core){
+		.u = OSCAR_U_ONE,	/* start at line rate (4.6) */
+		.flags = OSCAR_S_INIT,
+	};
+}
+
+void oscar_on_rto(struct oscar_core *st)
+{
+	oscar_batch_reset(st);
+}
+
+void oscar_on_idle_restart(struct oscar_core *st)
+{
+	oscar_batch_reset(st);
+}
+
+/*
+ * A packet of the initial window left while the window was still filling:
+ * its inflight is a point on the 0 -> cwnd ramp, so a batch of them makes
+ * u_w = inflight / (delay * mu) read about half the flow's real window,
+ * and min(u_w, u_r) at a join then cuts the joiner to ~half the
+ * incumbent's share, which only U_AI undoes (measured: a 34/61 Mbit/s
+ * split after a join, 4 s to within 20%).  The reference-state rule
+ * (4.1.2) needs the state the signal was produced with; during the ramp
+ * there is none, so OSCAR's first batch starts with the first packet sent
+ * after an ACK.  The flow runs at line rate with a base-BDP window
+ * meanwhile, as 4.6 has it.  Samples without a usable RTT (Karn,
+ * dupacks, delayed ACKs) join no batch either.
+ */
+static bool oscar_sample_usable(const struct dcc_sample *s)
+{
+	return !s->why && !s->first_window;
+}
+
+/* App-limited batches may raise u, not lower it: count their samples. */
+static void oscar_count_app_limited(struct oscar_core *st,
+				    const struct dcc_sample *s)
+{
+	if (s->app_limited && st->app_lim < 0xffff)	/* u16 */
+		st->app_lim++;
+}
+
+/*
+ * The open batch's staleness limit and BLS shift, fixed at its first point
+ * (u, tau and mss are those of that moment; u and the config change only
+ * between batches).  A batch older than the limit spans an idle gap
+ * (stale): 4 tau (artifact), or, for a flow too slow to collect
+ * min_samples ACKs in 4 tau, twice the time it needs for them at its
+ * current rate -- otherwise every batch of a slow flow would close stale
+ * and its rate loop would never act.  The limit saturates at U32_MAX ns
+ * (4.29 s); the microsecond code it replaces was bounded the same way by
+ * the BLS's x range (2^22 us = 4.19 s).  The shift is the smallest that
+ * lets a batch of that span fit x, and at least OSCAR_BLS_SHIFT_MIN.
+ */
+static void oscar_batch_open(struct oscar_core *st, const struct oscar_cfg *c,
+			     u32 mss)
+{
+	/* 2 * 255 * 2^32 * 1e9: 128-bit product in dcc_mul_div */
+	u64 need = dcc_mul_div((u64)2 * c->p->min_samples * mss,
+			       DCC_NSEC_PER_SEC,
+			       max_t(u64, oscar_rate(c, st->u), 1));
+	u64 stale = max_t(u64, 4ULL * c->tau_ns, need);
+
+	st->stale_ns = (u32)min_t(u64, stale, U32_MAX);
+	st->shift = max_t(u8, OSCAR_BLS_SHIFT_MIN,
+			  dcc_bls_shift_for(((u64)st->stale_ns + 3) / 4));
+	st->flags |= OSCAR_S_OPEN;
+}
+
+/* Alg. 1: one point (send time, RTT) of the open batch; true if it closed */
+static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
+			    const struct dcc_sample *s, struct dcc_bls_out *out)
+{
+	struct dcc_bls_cfg cfg;
+	struct dcc_bls_sample bs = {
+		.send_ts = s->tx_ns,
+		.delay = s->rtt_ns,
+		.pkts = s->acked,
+		.infl = s->infl_pkts,
+	};
+
+	if (!(st->flags & OSCAR_S_OPEN))
+		oscar_batch_open(st, c, s->mss);
+	cfg = (struct dcc_bls_cfg){
+		.tau = c->tau_ns,
+		.stale = st->stale_ns,
+		.units_per_sec = DCC_NSEC_PER_SEC,
+		.min_samples = c->p->min_samples,	/* Alg. 1: 3; see oscar.h */
+		.bytes_per_pkt = s->mss,
+		.shift = st->shift,
+	};
+	if (!dcc_bls_add(&st->bls, &cfg, &bs, out))
+		return false;
+	st->flags &= ~OSCAR_S_OPEN;	/* the next batch gets its own limit */
+	return true;
+}
+
+/* One closed batch: Alg. 2 lines 4-13, held if the batch was app-limited. */
+static void oscar_on_batch(struct oscar_core *st, const struct oscar_cfg *c,
+			   struct oscar_batch *b)
+{
+	b->app_limited = st->app_lim * 2 > b->bls.samples;
+	oscar_law_step(c, &b->bls, st->u, b->app_limited, &b->step);
+	st->u = b->step.u;
+	st->last_delay_ns = (u32)min_t(u64, b->bls.delay, U32_MAX);
+	st->app_lim = 0;
+}
+
+void oscar_decide(const struct oscar_core *st, const struct oscar_cfg *c,
+		  struct dcc_decision *d)
+{
+	d->rate_bytes_ps = oscar_rate(c, st->u);
+	d->cwnd_bytes = oscar_cwnd_bytes(c, st->u);
+}
+
+void oscar_on_ack(struct oscar_core *st, const struct oscar_cfg *c,
+		  const struct dcc_sample *s, struct dcc_decision *d,
+		  struct oscar_batch *b)
+{
+	d->flags = 0;
+	if (oscar_sample_usable(s)) {
+		oscar_count_app_limited(st, s);
+		if (oscar_batch_add(st, c, s, &b->bls)) {
+			oscar_on_batch(st, c, b);
+			d->flags |= OSCAR_D_BATCH;
+		}
+	}
+	oscar_decide(st, c, d);
 }

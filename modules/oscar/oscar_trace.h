@@ -3,6 +3,8 @@
  * Tracepoint oscar:oscar_batch, one event per closed batch (= per control
  * decision, about every tau = RTT_base/2).  tools/bpftrace/oscar.bt prints
  * it live.  Units: us, bytes, bytes/s; g in Q16; u, u_w, u_r in Q20.
+ * delay_us is the batch's mean delay, which the core keeps in ns, divided
+ * by 1000 and rounded down (the field kept its unit).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM oscar

@@ -35,16 +35,24 @@
  * step raises Jain's index monotonically (Thm D.3).
  *
  * Paper symbol -> field:
- *	u			oscar->u (Q20, 1.0 = OSCAR_U_ONE)
- *	mu			oscar->mu_kbps (kbit/s; bytes/s = kbps * 125)
- *	RTT_base		oscar->base_us
- *	D_target		base_us * dt_pct / 100 (oscar_cfg())
- *	tau			base_us * tau_pct / 100
- *	U_AI, U_HAI, eps	oscar->u_ai, ->u_hai (Q20), ->eps_us
- *	"counts >= 3" (Alg. 1)	oscar->min_samples (default 16, see oscar.h)
- *	sendTs, recvTs		dcc_sample.tx_us, .rx_us (tcp_mstamp clock)
+ *	u			oscar->st.u (Q20, 1.0 = OSCAR_U_ONE)
+ *	mu			oscar->c.mu_bytes_ps (bytes/s)
+ *	RTT_base		oscar->c.base_ns
+ *	D_target		base_ns * dt_pct / 100 (oscar_dt_ns())
+ *	tau			oscar->c.tau_ns = base_ns * tau_pct / 100
+ *	U_AI, U_HAI, eps	oscar_params .u_ai, .u_hai (Q20), .eps_ns
+ *	"counts >= 3" (Alg. 1)	oscar_params.min_samples (default 16, oscar.h)
+ *	sendTs, recvTs		dcc_sample.tx_ns, .rx_ns (ns)
  *	pktInfl			dcc_sample.infl_pkts (rs->delivered)
- *	BE (Alg. 1)		oscar->bls (struct dcc_bls)
+ *	BE (Alg. 1)		oscar->st.bls (struct dcc_bls)
+ *
+ * The whole per-ACK sequence (first-window skip, batching, staleness,
+ * app-limited hold, the law, rate and window) is the plain-C core of
+ * oscar_law.c (oscar_on_ack(), in ns), which the unit-test model, the
+ * fuzzer and the bench call too.  This file is the kernel's side of it:
+ * the sample, the module parameters, the two shared inputs (base RTT, mu)
+ * refreshed when the core reports a closed batch, and applying the
+ * decision.
  *
  * What the paper leaves open, done as spec oscar.md recommends:
  *  - loss/RTO/recovery: u has no loss-driven decrease (the paper has
@@ -62,17 +70,27 @@
  *    (8-12);
  *  - the initial window's packets (sent before the first ACK) join no
  *    batch: their inflight is a ramp, not a reference state (see
- *    oscar_cong_control());
- *  - mu: module parameter; 0 = estimate (see oscar_mu_observe());
- *    RTT_base: parameter, else tcp_min_rtt() lowered to the shared
- *    per-destination minimum, once per batch (8-9; see
- *    oscar_update_base()).
+ *    oscar_sample_usable() in oscar_law.c);
+ *  - mu: module parameter; 0 = estimate, RTT_base: parameter, else
+ *    tcp_min_rtt() lowered to the shared per-destination minimum (8-9);
+ *    both refreshed once per batch (oscar_refresh_inputs()).
  *
- * Lifecycle as in dcc.h: hooks before init leave the state alone.
+ * Lifecycle as in dcc.h: hooks before init leave the state alone; init
+ * takes a reference to the current parameter snapshot, release gives it
+ * back.
  *
- * All state lives in icsk_ca_priv; nothing here sleeps or allocates.
+ * Per socket (icsk_ca_priv, 104 bytes): the core's state (80 B) and its
+ * config (24 B: a pointer to the immutable parameter snapshot current at
+ * init, mu, RTT_base and tau).  A parameter write publishes a new snapshot
+ * (RCU + refcount, as tcp_nscc), so a running flow keeps the parameters
+ * it started with, as when each socket copied them, in 8 bytes instead of
+ * the copy, which would not fit next to the ns config.  Nothing on the ACK
+ * path sleeps or allocates.
  */
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/refcount.h>
+#include <linux/rcupdate.h>
 #include <net/tcp.h>
 #include <linux/inet_diag.h>
 #include "dcc/dcc.h"
@@ -81,7 +99,7 @@
 #define CREATE_TRACE_POINTS
 #include "oscar_trace.h"
 
-/* ---- tunables (validated; snapshotted per socket in oscar_init) ------- */
+/* ---- tunables (validated; published as one snapshot per write) -------- */
 
 static u32 line_rate_mbps;		/* mu; 0 = estimate */
 static u32 base_rtt_us;			/* 0 = tcp_min_rtt() */
@@ -98,28 +116,139 @@ static u32 share_base_rtt = 1;		/* auto RTT_base: min over the netns's
 					 * dcc flows to the destination
 					 */
 
-dcc_param_range(line_rate_mbps, line_rate_mbps, 0, 800000, 0644,
-		"bottleneck (line) rate mu in Mbit/s, 0 = estimate from delivery rate");
-dcc_param_range(base_rtt_us, base_rtt_us, 0, 1000000, 0644,
-		"base RTT in us, 0 = tcp_min_rtt() of each socket");
-dcc_param_range(dtarget_pct, dtarget_pct, 101, 1000, 0644,
-		"target delay D_target as % of the base RTT");
-dcc_param_range(tau_pct, tau_pct, 10, 200, 0644,
-		"batch length / control period tau as % of the base RTT");
-dcc_param_range(u_ai_ppm, u_ai_ppm, 0, 100000, 0644,
-		"additive increase U_AI per batch, ppm of mu");
-dcc_param_range(u_hai_ppm, u_hai_ppm, 0, 1000000, 0644,
-		"hyper additive increase U_HAI on an empty queue, ppm of mu");
-dcc_param_range(u_min_ppm, u_min_ppm, 1, 1000000, 0644,
-		"floor of the unified ratio u, ppm of mu");
-dcc_param_range(eps_us, eps_us, 0, 65535, 0644,
-		"empty-queue margin epsilon in us, 0 = max(2, base RTT / 12)");
-dcc_param_range(hyst_us, hyst_us, 0, 65535, 0644,
-		"hysteresis delta on the accelerate test, us");
+/*
+ * One immutable parameter set, in the core's units (ns, Q20), plus the
+ * two modes it fixes for the socket; sockets hold references.
+ */
+struct oscar_snap {
+	refcount_t ref;
+	struct rcu_head rcu;
+	struct oscar_params p;
+	u32 line_rate_mbps;	/* 0 = estimate mu */
+	u32 base_rtt_us;	/* 0 = auto RTT_base */
+};
+
+static struct oscar_snap __rcu *oscar_cur;
+static DEFINE_SPINLOCK(oscar_snap_lock);
+/* used only if no snapshot exists (never after module init): defaults */
+static struct oscar_snap oscar_snap_fallback;
+
+static struct oscar_snap *oscar_snap_of(const struct oscar_params *p)
+{
+	return container_of(p, struct oscar_snap, p);
+}
+
+static void oscar_snap_put(struct oscar_snap *s)
+{
+	if (s && s != &oscar_snap_fallback && refcount_dec_and_test(&s->ref))
+		kfree_rcu(s, rcu);
+}
+
+static struct oscar_snap *oscar_snap_get(void)
+{
+	struct oscar_snap *s;
+
+	rcu_read_lock();
+	do {	/* a replaced snapshot may drop to 0: read the new pointer */
+		s = rcu_dereference(oscar_cur);
+	} while (s && !refcount_inc_not_zero(&s->ref));
+	rcu_read_unlock();
+	return s ? s : &oscar_snap_fallback;
+}
+
+/* The current parameter values, converted once to the core's units. */
+static void oscar_snap_fill(struct oscar_snap *s)
+{
+	s->p = (struct oscar_params){
+		.u_ai = OSCAR_PPM_TO_U(READ_ONCE(u_ai_ppm)),
+		.u_hai = OSCAR_PPM_TO_U(READ_ONCE(u_hai_ppm)),
+		.u_min = max_t(u32, 1, OSCAR_PPM_TO_U(READ_ONCE(u_min_ppm))),
+		.eps_ns = (u32)dcc_us_to_ns(READ_ONCE(eps_us)),	/* <= 6.6e7 */
+		.hyst_ns = (u32)dcc_us_to_ns(READ_ONCE(hyst_us)),
+		.dt_pct = READ_ONCE(dtarget_pct),
+		.tau_pct = READ_ONCE(tau_pct),
+		.min_samples = READ_ONCE(min_samples),
+	};
+	s->line_rate_mbps = READ_ONCE(line_rate_mbps);
+	s->base_rtt_us = READ_ONCE(base_rtt_us);
+}
+
+/* Build a snapshot of the current values and make it the current one. */
+static int oscar_publish(void)
+{
+	struct oscar_snap *s = kzalloc(sizeof(*s), GFP_KERNEL), *old;
+
+	if (!s)
+		return -ENOMEM;
+	refcount_set(&s->ref, 1);	/* oscar_cur's reference */
+	oscar_snap_fill(s);
+	spin_lock_bh(&oscar_snap_lock);
+	old = rcu_replace_pointer(oscar_cur, s, lockdep_is_held(&oscar_snap_lock));
+	spin_unlock_bh(&oscar_snap_lock);
+	oscar_snap_put(old);
+	return 0;
+}
+
+/*
+ * Parameter writes: dcc_lib's range check (-EINVAL, old value kept), then
+ * a new snapshot; if that cannot be allocated the old value is restored.
+ * Writes are serialised by the module parameter lock.
+ */
+static int oscar_param_set(const char *val, const struct kernel_param *kp)
+{
+	const struct dcc_param_range *r = kp->arg;
+	u32 old = READ_ONCE(*r->val);
+	int err = dcc_param_ops_range.set(val, kp);
+
+	if (err)
+		return err;
+	err = oscar_publish();
+	if (err)
+		WRITE_ONCE(*r->val, old);
+	return err;
+}
+
+static int oscar_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct dcc_param_range *r = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*r->val));
+}
+
+static const struct kernel_param_ops oscar_param_ops = {
+	.set = oscar_param_set,
+	.get = oscar_param_get,
+};
+
+#define oscar_param(name, lo, hi, desc)					\
+	static struct dcc_param_range __oscar_range_##name = {		\
+		.val = &(name), .min = (lo), .max = (hi) };		\
+	module_param_cb(name, &oscar_param_ops, &__oscar_range_##name, 0644); \
+	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+
+oscar_param(line_rate_mbps, 0, 800000,
+	    "bottleneck (line) rate mu in Mbit/s, 0 = estimate from delivery rate");
+oscar_param(base_rtt_us, 0, 1000000,
+	    "base RTT in us, 0 = tcp_min_rtt() of each socket");
+oscar_param(dtarget_pct, 101, 1000,
+	    "target delay D_target as % of the base RTT");
+oscar_param(tau_pct, 10, 200,
+	    "batch length / control period tau as % of the base RTT");
+oscar_param(u_ai_ppm, 0, 100000,
+	    "additive increase U_AI per batch, ppm of mu");
+oscar_param(u_hai_ppm, 0, 1000000,
+	    "hyper additive increase U_HAI on an empty queue, ppm of mu");
+oscar_param(u_min_ppm, 1, 1000000,
+	    "floor of the unified ratio u, ppm of mu");
+oscar_param(eps_us, 0, 65535,
+	    "empty-queue margin epsilon in us, 0 = max(2, base RTT / 12)");
+oscar_param(hyst_us, 0, 65535,
+	    "hysteresis delta on the accelerate test, us");
+oscar_param(min_samples, 3, 255,
+	    "ACKs a batch needs before it closes (paper: 3; 16 resists timestamp noise)");
+/* read live, not snapshotted */
 dcc_param_range(init_rate_mbps, init_rate_mbps, 1, 800000, 0644,
 		"estimate mode only: mu in Mbit/s before any delivery-rate sample");
-dcc_param_range(min_samples, min_samples, 3, 255, 0644,
-		"ACKs a batch needs before it closes (paper: 3; 16 resists timestamp noise)");
 dcc_param_range(share_base_rtt, share_base_rtt, 0, 1, 0644,
 		"base_rtt_us = 0: use the lowest min RTT of the dcc flows of this network namespace to the same destination");
 
@@ -138,134 +267,22 @@ dcc_param_range(share_base_rtt, share_base_rtt, 0, 1, 0644,
 
 /* ---- per-socket state: 104 bytes, BUILD_BUG_ON'd ---------------------- */
 
-#define OSCAR_F_INITED	0x1
-#define OSCAR_F_AUTO_MU	0x2	/* mu estimated (line_rate_mbps = 0) */
-#define OSCAR_F_AUTO_BASE 0x4	/* RTT_base follows tcp_min_rtt() */
-
 struct oscar {
-	struct dcc_bls bls;	/* Alg. 1 batch sums (64 B) */
-	u32 u;			/* unified ratio, Q20 */
-	u32 base_us;		/* RTT_base in use */
-	u32 mu_kbps;		/* mu in kbit/s (<= 8e8 fits u32) */
-	u32 last_delay_us;	/* last batch mean delay (get_info) */
-	u32 u_ai;		/* snapshot, Q20 */
-	u32 u_hai;		/* snapshot, Q20 */
-	u32 u_min;		/* snapshot, Q20 */
-	u16 eps_us;		/* snapshot, 0 = auto */
-	u8 min_samples;		/* snapshot */
-	u8 pad;
-	u16 dt_pct;		/* snapshot */
-	u16 hyst_us;		/* snapshot */
-	u16 app_lim;		/* app-limited samples in the open batch */
-	u8 tau_pct;		/* snapshot */
-	u8 flags;		/* OSCAR_F_* */
+	struct oscar_core st;	/* u, the open batch, ... (80 B) */
+	struct oscar_cfg c;	/* snapshot pointer, mu, RTT_base, tau (24 B) */
 };
 
-/* mu as bytes/s: kbit/s * 125 (< 2^37 at 800 Gbit/s) */
-static u64 oscar_mu_bytes_ps(const struct oscar *ca)
+static const struct oscar_snap *oscar_snap_cur(const struct oscar *ca)
 {
-	return (u64)READ_ONCE(ca->mu_kbps) * 125;
+	return oscar_snap_of(ca->c.p);
 }
 
-/* Resolve the law's inputs for this socket from its snapshot. */
-static void oscar_cfg(const struct oscar *ca, struct oscar_law_cfg *c)
-{
-	/* base_us and mu_kbps change per batch; get_info reads them too */
-	u32 base = max_t(u32, READ_ONCE(ca->base_us), 1);
-
-	c->mu_bytes_ps = oscar_mu_bytes_ps(ca);
-	c->base_us = base;
-	c->dt_us = (u32)div_u64((u64)base * ca->dt_pct, 100);
-	c->eps_us = ca->eps_us ? ca->eps_us : max_t(u32, 2, base / 12);
-	c->hyst_us = ca->hyst_us;
-	c->u_ai = ca->u_ai;
-	c->u_hai = ca->u_hai;
-	c->u_min = ca->u_min;
-}
-
-/*
- * A batch older than this is stale (spans an idle gap): 4 tau (artifact),
- * or, for a flow too slow to collect min_samples ACKs in 4 tau, twice the
- * time it needs for them at its current rate -- otherwise every batch of a
- * slow flow would close stale and its rate loop would never act.
- * rate >= mss bytes/s (dcc_apply's floor) bounds the result to ~2*255 s.
- */
-static u32 oscar_stale_us(const struct oscar *ca,
-			  const struct oscar_law_cfg *c, u32 tau, u32 mss)
-{
-	u64 need = dcc_mul_div((u64)2 * ca->min_samples * mss, DCC_USEC_PER_SEC,
-			       max_t(u64, oscar_rate(c, ca->u), 1));
-
-	return (u32)min_t(u64, max_t(u64, 4ULL * tau, need), U32_MAX);
-}
-
-/* tau in us, never below 2 us (a batch needs spread in us send times) */
-static u32 oscar_tau_us(const struct oscar *ca)
-{
-	return max_t(u32, 2, (u32)div_u64((u64)ca->base_us * ca->tau_pct, 100));
-}
-
-/* Estimate mode: the shared mu after folding in @rate_bytes_ps (0: read), kbit/s */
-static u32 oscar_mu_shared_kbps(const struct sock *sk, u64 rate_bytes_ps)
+/* Estimate mode: the shared mu after folding in @rate_bytes_ps (0: read) */
+static u64 oscar_mu_shared(const struct sock *sk, u64 rate_bytes_ps)
 {
 	u64 floor = (u64)READ_ONCE(init_rate_mbps) * DCC_MBPS_TO_BPS;
-	u64 mu = dcc_shared_line_rate(sk, rate_bytes_ps, floor);	/* <= 1e11 */
 
-	return (u32)div_u64(mu, 125);
-}
-
-/* Estimate mode: fold a measured send rate into the shared mu. */
-static void oscar_mu_observe(const struct sock *sk, struct oscar *ca,
-			     u64 rate_bytes_ps)
-{
-	/* 25% headroom; rate_bytes_ps <= 2^40 in any batch (BLS), no overflow */
-	u32 kbps = oscar_mu_shared_kbps(sk, rate_bytes_ps * 5 / 4);
-
-	if (kbps > ca->mu_kbps)
-		WRITE_ONCE(ca->mu_kbps, kbps);
-}
-
-/* cwnd and pacing from u: idempotent, run on every ACK. */
-static void oscar_apply(struct sock *sk, const struct oscar *ca,
-			const struct oscar_law_cfg *c)
-{
-	dcc_apply_bounded(sk, oscar_rate(c, ca->u), oscar_cwnd_bytes(c, ca->u));
-}
-
-static void oscar_init(struct sock *sk)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-	struct oscar *ca = inet_csk_ca(sk);
-	struct oscar_law_cfg c;
-	u32 mu = READ_ONCE(line_rate_mbps);
-	u32 base = READ_ONCE(base_rtt_us);
-
-	BUILD_BUG_ON(sizeof(struct oscar) > ICSK_CA_PRIV_SIZE);
-
-	*ca = (struct oscar){
-		.u = OSCAR_U_ONE,	/* start at line rate (4.6) */
-		.u_ai = OSCAR_PPM_TO_U(READ_ONCE(u_ai_ppm)),
-		.u_hai = OSCAR_PPM_TO_U(READ_ONCE(u_hai_ppm)),
-		.u_min = max_t(u32, 1, OSCAR_PPM_TO_U(READ_ONCE(u_min_ppm))),
-		.eps_us = READ_ONCE(eps_us),
-		.min_samples = READ_ONCE(min_samples),
-		.dt_pct = READ_ONCE(dtarget_pct),
-		.hyst_us = READ_ONCE(hyst_us),
-		.tau_pct = READ_ONCE(tau_pct),
-		.flags = OSCAR_F_INITED | (mu ? 0 : OSCAR_F_AUTO_MU) |
-			 (base ? 0 : OSCAR_F_AUTO_BASE),
-	};
-	ca->mu_kbps = mu ? mu * 1000 : oscar_mu_shared_kbps(sk, 0);
-	/* before any RTT sample: 1 ms, replaced as soon as one exists */
-	ca->base_us = base ? base :
-		dcc_auto_base_rtt_us(sk, READ_ONCE(share_base_rtt));
-	if (!ca->base_us)
-		ca->base_us = USEC_PER_MSEC;
-
-	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
-	dcc_pacing_init(sk);
-	oscar_cfg(ca, &c);
-	oscar_apply(sk, ca, &c);
+	return dcc_shared_line_rate(sk, rate_bytes_ps, floor);	/* <= 1e11 */
 }
 
 /*
@@ -278,41 +295,96 @@ static void oscar_init(struct sock *sk)
  * while they decrease, and it takes the link (bench joinleave, 4 -> 8
  * flows from one host, 10 s phases: three newcomers at RTT_base 11.9-12.2
  * vs 10.0 ms, Jain 0.30 and 0.35 in two of three repetitions).  dcc_lib.c
- * explains the table's limits.  Looked up once per batch: the table is a
- * host-wide cache line and the base moves on the scale of RTTs.
+ * explains the table's limits.  Before any RTT sample: 1 ms.
  */
-static void oscar_update_base(struct sock *sk, struct oscar *ca)
+static u32 oscar_auto_base_us(const struct sock *sk)
 {
-	u32 b;
-
-	if (!(ca->flags & OSCAR_F_AUTO_BASE))
-		return;
-	b = dcc_auto_base_rtt_us(sk, READ_ONCE(share_base_rtt));
-	if (b)
-		WRITE_ONCE(ca->base_us, b);
+	return dcc_auto_base_rtt_us(sk, READ_ONCE(share_base_rtt));
 }
 
-/* One closed batch: Alg. 2 lines 4-13. */
-static void oscar_on_batch(struct sock *sk, struct oscar *ca,
-			   const struct dcc_bls_out *b)
+/*
+ * A batch closed (the core says so; never per ACK): fold its rate into
+ * the shared mu (estimate mode; an app-limited batch's rate says nothing
+ * about mu) and look the base RTT up again (auto mode: the table is a
+ * host-wide cache line and the base moves on the scale of RTTs).  The
+ * config is resolved again only if either moved.  Returns true then.
+ */
+static bool oscar_refresh_inputs(struct sock *sk, struct oscar *ca,
+				 const struct oscar_batch *b)
 {
-	struct oscar_law_cfg c;
-	struct oscar_decision d;
-	bool app_limited = ca->app_lim * 2 > b->samples;
+	const struct oscar_snap *snap = oscar_snap_cur(ca);
+	u64 mu = ca->c.mu_bytes_ps;
+	u64 base_ns = ca->c.base_ns;
+	struct oscar_cfg nc;
 
-	if (b->rate_bytes_ps && !app_limited && (ca->flags & OSCAR_F_AUTO_MU))
-		oscar_mu_observe(sk, ca, b->rate_bytes_ps);
-	oscar_cfg(ca, &c);
-	oscar_law_step(&c, b, ca->u, app_limited, &d);
-	WRITE_ONCE(ca->u, d.u);
-	WRITE_ONCE(ca->last_delay_us, (u32)min_t(u64, b->delay, U32_MAX));
-	ca->app_lim = 0;
-	/* the next batch's tau and target follow the base RTT */
-	oscar_update_base(sk, ca);
+	if (!snap->line_rate_mbps && b->bls.rate_bytes_ps && !b->app_limited) {
+		/*
+		 * 25% headroom.  A batch of a few ns may report a saturated
+		 * rate (up to U64_MAX): cap it at the table's ceiling first.
+		 */
+		u64 r = min_t(u64, b->bls.rate_bytes_ps, DCC_RATE_MAX_BPS);
+		u64 m = oscar_mu_shared(sk, r * 5 / 4);
 
-	oscar_apply(sk, ca, &c);	/* c was resolved after mu_observe */
-	trace_oscar_batch(sk, ca->last_delay_us, b->grad_q16, b->infl_bytes,
-			  b->rate_bytes_ps, b->samples, d.u_w, d.u_r, d.u, d.branch,
+		mu = max(mu, m);
+	}
+	if (!snap->base_rtt_us) {
+		u32 us = oscar_auto_base_us(sk);
+
+		if (us)
+			base_ns = dcc_us_to_ns(us);
+	}
+	if (mu == ca->c.mu_bytes_ps && base_ns == ca->c.base_ns)
+		return false;
+	oscar_cfg_resolve(&nc, ca->c.p, mu, base_ns);
+	/* get_info reads mu and RTT_base without the socket lock */
+	WRITE_ONCE(ca->c.mu_bytes_ps, nc.mu_bytes_ps);
+	WRITE_ONCE(ca->c.base_ns, nc.base_ns);
+	ca->c.tau_ns = nc.tau_ns;
+	return true;
+}
+
+static void oscar_init(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct oscar *ca = inet_csk_ca(sk);
+	struct oscar_snap *snap;
+	struct dcc_decision d;
+	u64 mu;
+	u32 base_us;
+
+	BUILD_BUG_ON(sizeof(struct oscar) > ICSK_CA_PRIV_SIZE);
+
+	if (ca->c.p)		/* re-init without release: keep no stale ref */
+		oscar_snap_put(oscar_snap_of(ca->c.p));
+	snap = oscar_snap_get();
+	mu = snap->line_rate_mbps ?
+		(u64)snap->line_rate_mbps * DCC_MBPS_TO_BPS : oscar_mu_shared(sk, 0);
+	base_us = snap->base_rtt_us ? snap->base_rtt_us : oscar_auto_base_us(sk);
+	if (!base_us)
+		base_us = USEC_PER_MSEC;
+	oscar_core_init(&ca->st);
+	oscar_cfg_resolve(&ca->c, &snap->p, mu, dcc_us_to_ns(base_us));
+
+	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
+	dcc_pacing_init(sk);
+	oscar_decide(&ca->st, &ca->c, &d);
+	dcc_apply_bounded(sk, d.rate_bytes_ps, d.cwnd_bytes);
+}
+
+static void oscar_release(struct sock *sk)
+{
+	struct oscar *ca = inet_csk_ca(sk);
+
+	if (ca->c.p)		/* NULL if init never ran */
+		oscar_snap_put(oscar_snap_of(ca->c.p));
+	ca->c.p = NULL;
+}
+
+static void oscar_trace_batch(struct sock *sk, const struct oscar_batch *b)
+{
+	trace_oscar_batch(sk, dcc_ns_to_us(b->bls.delay), b->bls.grad_q16,
+			  b->bls.infl_bytes, b->bls.rate_bytes_ps, b->bls.samples,
+			  b->step.u_w, b->step.u_r, b->step.u, b->step.branch,
 			  tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
 }
 
@@ -320,63 +392,19 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct oscar *ca = inet_csk_ca(sk);
 	struct dcc_sample s;
-	struct dcc_bls_out out;
-	struct dcc_bls_cfg cfg;
-	struct dcc_bls_sample bs;
-	struct oscar_law_cfg c;
-	u32 tau;
+	struct dcc_decision d;
+	struct oscar_batch b;
 
-	if (unlikely(!(ca->flags & OSCAR_F_INITED)))
+	if (unlikely(!(ca->st.flags & OSCAR_S_INIT)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 	dcc_loss_ack(sk, rs);	/* dcc.h: loss bound */
-
-	/*
-	 * A packet of the initial window left while the window was still
-	 * filling: its inflight is a point on the 0 -> cwnd ramp, so a batch
-	 * of them makes u_w = inflight / (delay * mu) read about half the
-	 * flow's real window, and min(u_w, u_r) at a join then cuts the
-	 * joiner to ~half the incumbent's share, which only U_AI undoes
-	 * (measured: a 34/61 Mbit/s split after a join, 4 s to within 20%).
-	 * The reference-state rule (4.1.2) needs the state the signal was
-	 * produced with; during the ramp there is none, so OSCAR's first
-	 * batch starts with the first packet sent after an ACK.  The flow
-	 * runs at line rate with a base-BDP window meanwhile, as 4.6 has it.
-	 */
-	if (!dcc_sample_get(sk, rs, &s, 0) || s.first_window) {
-		oscar_cfg(ca, &c);
-		goto apply;
-	}
-
-	oscar_cfg(ca, &c);	/* once per ACK: stale limit and apply share it */
-	tau = oscar_tau_us(ca);
-	cfg = (struct dcc_bls_cfg){
-		.tau = tau,
-		.stale = oscar_stale_us(ca, &c, tau, tcp_sk(sk)->mss_cache),
-		.units_per_sec = DCC_USEC_PER_SEC,
-		.min_samples = ca->min_samples,	/* Alg. 1: 3; see oscar.h */
-		.bytes_per_pkt = tcp_sk(sk)->mss_cache,
-		.shift = dcc_bls_shift_for(tau),
-	};
-	bs = (struct dcc_bls_sample){
-		.send_ts = s.tx_us,
-		.delay = s.rtt_us,
-		.pkts = s.acked,
-		.infl = s.infl_pkts,
-	};
-	if (s.app_limited && ca->app_lim < U16_MAX)
-		ca->app_lim++;
-	if (dcc_bls_add(&ca->bls, &cfg, &bs, &out)) {
-		oscar_on_batch(sk, ca, &out);
-		return;
-	}
-apply:
-	oscar_apply(sk, ca, &c);
-}
-
-static void oscar_reset_batch(struct oscar *ca)
-{
-	dcc_bls_reset(&ca->bls);
-	ca->app_lim = 0;
+	dcc_sample_get(sk, rs, &s, 0);	/* s.why says if it is usable */
+	oscar_on_ack(&ca->st, &ca->c, &s, &d, &b);
+	if ((d.flags & OSCAR_D_BATCH) && oscar_refresh_inputs(sk, ca, &b))
+		oscar_decide(&ca->st, &ca->c, &d);	/* the new mu applies now */
+	dcc_apply_bounded(sk, d.rate_bytes_ps, d.cwnd_bytes);
+	if (d.flags & OSCAR_D_BATCH)
+		oscar_trace_batch(sk, &b);
 }
 
 static void oscar_set_state(struct sock *sk, u8 new_state)
@@ -384,8 +412,8 @@ static void oscar_set_state(struct sock *sk, u8 new_state)
 	struct oscar *ca = inet_csk_ca(sk);
 
 	/* RTO: samples across the stall are stale; u is kept (spec 8-11) */
-	if (new_state == TCP_CA_Loss && (ca->flags & OSCAR_F_INITED))
-		oscar_reset_batch(ca);
+	if (new_state == TCP_CA_Loss && (ca->st.flags & OSCAR_S_INIT))
+		oscar_on_rto(&ca->st);
 }
 
 static void oscar_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
@@ -397,9 +425,9 @@ static void oscar_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	 * every TX_START: a small window that one ACK clears raises it every
 	 * round, and each reset would throw the open batch away.
 	 */
-	if (ev == CA_EVENT_TX_START && (ca->flags & OSCAR_F_INITED) &&
-	    dcc_tx_start_after_idle(sk, ca->base_us))
-		oscar_reset_batch(ca);
+	if (ev == CA_EVENT_TX_START && (ca->st.flags & OSCAR_S_INIT) &&
+	    dcc_tx_start_after_idle(sk, dcc_ns_to_us(ca->c.base_ns)))
+		oscar_on_idle_restart(&ca->st);
 }
 
 static u32 oscar_ssthresh(struct sock *sk)
@@ -407,7 +435,7 @@ static u32 oscar_ssthresh(struct sock *sk)
 	const struct oscar *ca = inet_csk_ca(sk);
 
 	/* u is kept (the paper has no loss response); the window is bounded */
-	if (!(ca->flags & OSCAR_F_INITED))	/* an RTO of the SYN */
+	if (!(ca->st.flags & OSCAR_S_INIT))	/* an RTO of the SYN */
 		return tcp_sk(sk)->snd_ssthresh;
 	return dcc_loss_ssthresh(sk);
 }
@@ -428,26 +456,33 @@ static size_t oscar_get_info(struct sock *sk, u32 ext, int *attr,
 			     union tcp_cc_info *info)
 {
 	const struct oscar *ca = inet_csk_ca(sk);
-	struct oscar_law_cfg c;
-	u32 u, delay;
-	u64 bw;
+	struct oscar_cfg c;
+	u32 u, delay_ns;
+	u64 bw, dt_ns;
 
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
 	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
 		return 0;
+	if (!(ca->st.flags & OSCAR_S_INIT) || !ca->c.p)
+		return 0;
 
 	/* ss may read while an ACK updates: each per-batch field once */
-	u = READ_ONCE(ca->u);
-	delay = READ_ONCE(ca->last_delay_us);
-	oscar_cfg(ca, &c);
+	u = READ_ONCE(ca->st.u);
+	delay_ns = READ_ONCE(ca->st.last_delay_ns);
+	c = (struct oscar_cfg){
+		.p = ca->c.p,
+		.mu_bytes_ps = READ_ONCE(ca->c.mu_bytes_ps),
+		.base_ns = max_t(u32, READ_ONCE(ca->c.base_ns), 1),
+	};
 	bw = oscar_rate(&c, u);
+	dt_ns = oscar_dt_ns(&c);
 	memset(&info->bbr, 0, sizeof(info->bbr));
 	info->bbr.bbr_bw_lo = (u32)bw;
 	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
-	info->bbr.bbr_min_rtt = c.base_us;
+	info->bbr.bbr_min_rtt = dcc_ns_to_us(c.base_ns);
 	info->bbr.bbr_pacing_gain = u >> (OSCAR_U_SHIFT - 8);
-	info->bbr.bbr_cwnd_gain = c.dt_us ?
-		(u32)div_u64((u64)delay << 8, c.dt_us) : 0;
+	info->bbr.bbr_cwnd_gain = dt_ns ?
+		(u32)div64_u64((u64)delay_ns << 8, dt_ns) : 0;
 	*attr = INET_DIAG_BBRINFO;
 	return sizeof(info->bbr);
 }
@@ -456,6 +491,7 @@ static struct tcp_congestion_ops tcp_oscar __read_mostly = {
 	.name		= "oscar",
 	.owner		= THIS_MODULE,
 	.init		= oscar_init,
+	.release	= oscar_release,
 	.cong_control	= oscar_cong_control,
 	.ssthresh	= oscar_ssthresh,
 	.undo_cwnd	= oscar_undo_cwnd,
@@ -466,12 +502,26 @@ static struct tcp_congestion_ops tcp_oscar __read_mostly = {
 
 static int __init oscar_register(void)
 {
-	return tcp_register_congestion_control(&tcp_oscar);
+	int err;
+
+	oscar_snap_fill(&oscar_snap_fallback);
+	err = oscar_publish();
+	if (err)
+		return err;
+	err = tcp_register_congestion_control(&tcp_oscar);
+	if (err) {
+		oscar_snap_put(rcu_replace_pointer(oscar_cur, NULL, true));
+		rcu_barrier();
+	}
+	return err;
 }
 
 static void __exit oscar_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_oscar);
+	/* no socket is left (each held a module reference) */
+	oscar_snap_put(rcu_replace_pointer(oscar_cur, NULL, true));
+	rcu_barrier();	/* kfree_rcu callbacks done before the text goes */
 }
 
 module_init(oscar_register);

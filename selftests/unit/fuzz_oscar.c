@@ -1,22 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target of OSCAR's control law (modules/oscar/oscar_law.c) as
- * tcp_oscar.c drives it: the BLS estimator closes a batch, the law takes
- * one step, and the glue applies r = u * mu and w = min(u D_target mu,
- * BDP_base) on every ACK.
+ * libFuzzer target of OSCAR's per-ACK core (modules/oscar/oscar_law.c):
+ * oscar_on_ack() on neutral samples in nanoseconds, its event entry points
+ * (RTO, idle restart), and what tcp_oscar.c does when the core reports a
+ * closed batch (refresh mu and RTT_base, oscar_cfg_resolve()).  Only that
+ * refresh -- kernel lookups in the module -- is modelled here; the rest is
+ * the core itself.
  *
  * The input decodes into one socket's parameter snapshot, each parameter
- * inside its dcc_param_range() (mu set or estimated, RTT_base set or
- * following the flow's minimum RTT), and a stream of events: ACKs with
- * RTTs of 1 us .. 1 s, any packet count, inflight and app-limited flag,
- * idle gaps, reordered send times, RTOs and idle restarts (batch reset),
- * and expiry of the windowed minimum RTT (RTT_base may rise).  The glue's
- * cfg, tau and stale computations are mirrored below line for line.
+ * inside its module parameter range and converted as tcp_oscar.c's
+ * oscar_snap_fill() does (mu set or estimated, RTT_base set or following
+ * the flow's minimum RTT), and a stream of events: ACKs with RTTs of
+ * 1 us .. 1 s in ns (sub-microsecond parts included), any packet count,
+ * inflight, mss and app-limited flag, invalid and first-window samples,
+ * idle gaps up to 2 s, reordered send times, RTOs and idle restarts, and
+ * expiry of the windowed minimum RTT (RTT_base may rise).
  *
  * Checked after every event (abort on failure): u in [u_min, 1] (Q20);
- * a decision's u_w, u_r <= 2^21 (oscar.h); an app-limited batch never
- * lowers u; mu within 1 Mbit/s .. 800 Gbit/s; r = u mu exactly and <= mu;
- * the window is the exact min(u D_target mu, BDP_base); tau >= 2 us.
+ * a step's u_w, u_r <= 2^21 (oscar.h); an app-limited batch never lowers
+ * u; a batch's mean delay is no more than the largest RTT fed; mu within
+ * 1 Mbit/s .. 800 Gbit/s, RTT_base within 1 ns .. 1 s, tau >= 2 ns; the
+ * open batch's staleness limit is >= 4 tau (unless saturated) and fits
+ * the BLS x range at its shift (>= 2); r = u mu exactly and <= mu; the
+ * window is the exact min(u D_target mu, BDP_base) in 128-bit math.
  * UBSan and ASan catch overflow, division by zero and stray accesses.
  */
 #include <string.h>
@@ -28,7 +34,7 @@
 #define MAX_EVENTS 20000	/* ACKs and other events per input */
 
 /* The module parameters (tcp_oscar.c), decoded inside their ranges. */
-struct oscar_params {
+struct oscar_params_in {
 	u32 line_rate_mbps;	/* 0..800000, 0 = estimate */
 	u32 base_rtt_us;	/* 0..1e6, 0 = tcp_min_rtt() */
 	u32 dtarget_pct;	/* 101..1000 */
@@ -44,21 +50,21 @@ struct oscar_params {
 
 /* One socket: struct oscar of tcp_oscar.c, plus what the kernel holds. */
 struct sock_model {
-	struct dcc_bls bls;
-	u32 u, base_us, mu_kbps;
-	u32 u_ai, u_hai, u_min;
-	u16 eps_us, dt_pct, hyst_us, app_lim;
-	u8 min_samples, tau_pct;
+	struct oscar_core st;
+	struct oscar_cfg c;
+	struct dcc_decision d;	/* the last decision (applied) */
+	const struct oscar_params *p;
 	bool auto_mu, auto_base;
 	u32 mss;
-	u32 min_rtt_us;		/* tcp_min_rtt(), 0 before any sample */
-	u64 now_us;		/* tcp_mstamp */
+	u64 min_rtt_ns;		/* tcp_min_rtt() (us in the kernel), 0 = none */
+	u64 now_ns;		/* the stack's clock */
+	u32 max_rtt_ns;		/* largest RTT fed so far */
 };
 
-static u32 mu_est_kbps;		/* the host-wide estimate (estimate mode) */
-static u32 init_rate_mbps;
+static u64 mu_est_bps;		/* the host-wide estimate (estimate mode) */
+static u64 init_rate_bps;
 
-static void read_params(struct fz *in, struct oscar_params *p)
+static void read_params(struct fz *in, struct oscar_params_in *p)
 {
 	p->line_rate_mbps = fz_bool(in) ? 0 :
 			    (u32)fz_span(in, FZ_MBPS_MIN, FZ_MBPS_MAX);
@@ -74,192 +80,184 @@ static void read_params(struct fz *in, struct oscar_params *p)
 	p->min_samples = (u32)fz_span(in, 3, 255);
 }
 
-/* ---- the glue, mirrored from tcp_oscar.c ------------------------------- */
+/* ---- the glue's side, as tcp_oscar.c ---------------------------------- */
 
-static u32 mu_seed_kbps(void)
+/* oscar_snap_fill(): the parameters in the core's units */
+static void snap_fill(const struct oscar_params_in *in, struct oscar_params *p)
 {
-	return max(mu_est_kbps, init_rate_mbps * 1000);
+	*p = (struct oscar_params){
+		.u_ai = OSCAR_PPM_TO_U(in->u_ai_ppm),
+		.u_hai = OSCAR_PPM_TO_U(in->u_hai_ppm),
+		.u_min = max_t(u32, 1, OSCAR_PPM_TO_U(in->u_min_ppm)),
+		.eps_ns = (u32)dcc_us_to_ns(in->eps_us),
+		.hyst_ns = (u32)dcc_us_to_ns(in->hyst_us),
+		.dt_pct = (u16)in->dtarget_pct,
+		.tau_pct = (u8)in->tau_pct,
+		.min_samples = (u8)in->min_samples,
+	};
 }
 
-static void oscar_cfg(const struct sock_model *ca, struct oscar_law_cfg *c)
+/* dcc_shared_line_rate(): the highest rate reported, >= the floor */
+static u64 mu_shared(u64 rate_bytes_ps)
 {
-	u32 base = max_t(u32, ca->base_us, 1);
-
-	c->mu_bytes_ps = (u64)ca->mu_kbps * 125;
-	c->base_us = base;
-	c->dt_us = (u32)div_u64((u64)base * ca->dt_pct, 100);
-	c->eps_us = ca->eps_us ? ca->eps_us : max_t(u32, 2, base / 12);
-	c->hyst_us = ca->hyst_us;
-	c->u_ai = ca->u_ai;
-	c->u_hai = ca->u_hai;
-	c->u_min = ca->u_min;
+	rate_bytes_ps = min_t(u64, rate_bytes_ps, DCC_RATE_MAX_BPS);
+	if (rate_bytes_ps > mu_est_bps)
+		mu_est_bps = rate_bytes_ps;
+	return max(mu_est_bps, init_rate_bps);
 }
 
-static u32 oscar_stale_us(const struct sock_model *ca,
-			  const struct oscar_law_cfg *c, u32 tau)
+/* oscar_refresh_inputs(): once per closed batch */
+static void refresh_inputs(struct sock_model *ca, const struct oscar_batch *b)
 {
-	u64 need = dcc_mul_div((u64)2 * ca->min_samples * ca->mss,
-			       DCC_USEC_PER_SEC,
-			       max_t(u64, oscar_rate(c, ca->u), 1));
+	u64 mu = ca->c.mu_bytes_ps, base = ca->c.base_ns;
 
-	return (u32)min_t(u64, max_t(u64, 4ULL * tau, need), U32_MAX);
+	if (ca->auto_mu && b->bls.rate_bytes_ps && !b->app_limited) {
+		u64 r = min_t(u64, b->bls.rate_bytes_ps, DCC_RATE_MAX_BPS);
+
+		FUZZ_ASSERT(r * 5 / 4 >= r, "mu fold overflows");
+		mu = max(mu, mu_shared(r * 5 / 4));
+	}
+	if (ca->auto_base && ca->min_rtt_ns)
+		base = ca->min_rtt_ns;
+	if (mu != ca->c.mu_bytes_ps || base != ca->c.base_ns) {
+		oscar_cfg_resolve(&ca->c, ca->p, mu, base);
+		oscar_decide(&ca->st, &ca->c, &ca->d);
+	}
 }
 
-static u32 oscar_tau_us(const struct sock_model *ca)
+static void sock_init(struct sock_model *ca, const struct oscar_params_in *in,
+		      const struct oscar_params *p, u32 mss)
 {
-	return max_t(u32, 2, (u32)div_u64((u64)ca->base_us * ca->tau_pct, 100));
-}
+	u64 mu = in->line_rate_mbps ? in->line_rate_mbps * DCC_MBPS_TO_BPS :
+		 mu_shared(0);
 
-static void mu_observe(struct sock_model *ca, u64 rate_bytes_ps)
-{
-	u64 kbps = div_u64(rate_bytes_ps, 125) * 5 / 4;
-
-	if (!ca->auto_mu)
-		return;
-	kbps = min_t(u64, kbps, 800000000ULL);
-	if (kbps > mu_est_kbps)
-		mu_est_kbps = (u32)kbps;
-	ca->mu_kbps = max(ca->mu_kbps, mu_seed_kbps());
-}
-
-static void sock_init(struct sock_model *ca, const struct oscar_params *p,
-		      u32 mss)
-{
 	memset(ca, 0, sizeof(*ca));
-	ca->u = OSCAR_U_ONE;
-	ca->u_ai = OSCAR_PPM_TO_U(p->u_ai_ppm);
-	ca->u_hai = OSCAR_PPM_TO_U(p->u_hai_ppm);
-	ca->u_min = max_t(u32, 1, OSCAR_PPM_TO_U(p->u_min_ppm));
-	ca->eps_us = (u16)p->eps_us;
-	ca->min_samples = (u8)p->min_samples;
-	ca->dt_pct = (u16)p->dtarget_pct;
-	ca->hyst_us = (u16)p->hyst_us;
-	ca->tau_pct = (u8)p->tau_pct;
-	ca->auto_mu = !p->line_rate_mbps;
-	ca->auto_base = !p->base_rtt_us;
-	ca->mu_kbps = p->line_rate_mbps ? p->line_rate_mbps * 1000 :
-		      mu_seed_kbps();
-	ca->base_us = p->base_rtt_us ? p->base_rtt_us : 1000;
+	ca->p = p;
+	ca->auto_mu = !in->line_rate_mbps;
+	ca->auto_base = !in->base_rtt_us;
 	ca->mss = mss;
-	ca->now_us = 1000000;
-}
-
-static void update_base(struct sock_model *ca)
-{
-	if (ca->auto_base && ca->min_rtt_us)
-		ca->base_us = ca->min_rtt_us;
+	ca->now_ns = 1000000000;
+	oscar_core_init(&ca->st);
+	oscar_cfg_resolve(&ca->c, p, mu,
+			  dcc_us_to_ns(in->base_rtt_us ? in->base_rtt_us : 1000));
+	oscar_decide(&ca->st, &ca->c, &ca->d);
 }
 
 /* ---- the checks -------------------------------------------------------- */
 
-static void check_apply(const struct sock_model *ca)
+static void check_state(const struct sock_model *ca)
 {
-	struct oscar_law_cfg c;
+	const struct oscar_cfg *c = &ca->c;
+	const struct oscar_core *st = &ca->st;
 	fz_u128 bdp, w;
-	u64 rate, cwnd;
+	u64 rate, cwnd, dt;
 
-	oscar_cfg(ca, &c);
-	FUZZ_ASSERT(c.mu_bytes_ps >= DCC_MBPS_TO_BPS && c.mu_bytes_ps <= DCC_RATE_MAX_BPS,
-		    "mu %llu B/s", (unsigned long long)c.mu_bytes_ps);
-	FUZZ_ASSERT(ca->u >= ca->u_min && ca->u <= OSCAR_U_ONE,
-		    "u %u outside [%u, %u]", ca->u, ca->u_min, OSCAR_U_ONE);
-	rate = oscar_rate(&c, ca->u);
-	FUZZ_ASSERT(rate <= c.mu_bytes_ps, "rate %llu > mu %llu",
-		    (unsigned long long)rate, (unsigned long long)c.mu_bytes_ps);
-	FUZZ_ASSERT(rate == (u64)(((fz_u128)c.mu_bytes_ps * ca->u) >> OSCAR_U_SHIFT),
+	FUZZ_ASSERT(c->mu_bytes_ps >= DCC_MBPS_TO_BPS && c->mu_bytes_ps <= DCC_RATE_MAX_BPS,
+		    "mu %llu B/s", (unsigned long long)c->mu_bytes_ps);
+	FUZZ_ASSERT(c->base_ns >= 1 && c->base_ns <= OSCAR_BASE_MAX_NS,
+		    "base %u ns", c->base_ns);
+	FUZZ_ASSERT(c->tau_ns >= 2, "tau %u ns", c->tau_ns);
+	FUZZ_ASSERT(st->u >= ca->p->u_min && st->u <= OSCAR_U_ONE,
+		    "u %u outside [%u, %u]", st->u, ca->p->u_min, OSCAR_U_ONE);
+	if (st->flags & OSCAR_S_OPEN) {
+		FUZZ_ASSERT(st->shift >= OSCAR_BLS_SHIFT_MIN, "shift %u", st->shift);
+		FUZZ_ASSERT(st->stale_ns == U32_MAX ||
+			    st->stale_ns >= 4ULL * c->tau_ns,
+			    "stale %u < 4 tau %u", st->stale_ns, c->tau_ns);
+		FUZZ_ASSERT((st->stale_ns >> st->shift) <= DCC_BLS_X_MAX,
+			    "stale %u does not fit x at shift %u", st->stale_ns,
+			    st->shift);
+	}
+	/* the decision applied is the one for this u and config */
+	rate = oscar_rate(c, st->u);
+	FUZZ_ASSERT(ca->d.rate_bytes_ps == rate, "decision rate %llu, u mu %llu",
+		    (unsigned long long)ca->d.rate_bytes_ps, (unsigned long long)rate);
+	FUZZ_ASSERT(rate <= c->mu_bytes_ps, "rate %llu > mu %llu",
+		    (unsigned long long)rate, (unsigned long long)c->mu_bytes_ps);
+	FUZZ_ASSERT(rate == (u64)(((fz_u128)c->mu_bytes_ps * st->u) >> OSCAR_U_SHIFT),
 		    "rate %llu is not u mu", (unsigned long long)rate);
-	cwnd = oscar_cwnd_bytes(&c, ca->u);
-	bdp = (fz_u128)c.mu_bytes_ps * c.base_us / DCC_USEC_PER_SEC;
-	w = (fz_u128)rate * c.dt_us / DCC_USEC_PER_SEC;
+	cwnd = ca->d.cwnd_bytes;
+	dt = (u64)c->base_ns * c->p->dt_pct / 100;
+	bdp = (fz_u128)c->mu_bytes_ps * c->base_ns / DCC_NSEC_PER_SEC;
+	w = (fz_u128)rate * dt / DCC_NSEC_PER_SEC;
 	FUZZ_ASSERT(cwnd == (u64)(w < bdp ? w : bdp),
 		    "cwnd %llu, want min(%llu, %llu)", (unsigned long long)cwnd,
 		    (unsigned long long)w, (unsigned long long)bdp);
 }
 
-static void check_decision(const struct oscar_decision *d, u32 old,
-			   bool app_limited)
+static void check_batch(const struct sock_model *ca, const struct oscar_batch *b,
+			u32 old)
 {
+	const struct oscar_step *d = &b->step;
+
 	FUZZ_ASSERT(d->u_w <= 2 * OSCAR_U_ONE && d->u_r <= 2 * OSCAR_U_ONE,
 		    "u_w %u u_r %u above 2^21", d->u_w, d->u_r);
 	FUZZ_ASSERT(d->branch <= OSCAR_DECEL, "branch %u", d->branch);
-	FUZZ_ASSERT(!app_limited || d->u >= old,
+	FUZZ_ASSERT(!b->app_limited || d->u >= old,
 		    "app-limited batch lowered u %u -> %u", old, d->u);
 	FUZZ_ASSERT(!d->held || d->u == old, "held, but u %u -> %u", old, d->u);
+	FUZZ_ASSERT(d->u == ca->st.u, "step u %u, state u %u", d->u, ca->st.u);
+	FUZZ_ASSERT(b->bls.delay <= ca->max_rtt_ns,
+		    "batch delay %llu ns above the largest RTT fed %u",
+		    (unsigned long long)b->bls.delay, ca->max_rtt_ns);
 }
 
 /* ---- events ------------------------------------------------------------ */
 
-static void on_batch(struct sock_model *ca, const struct dcc_bls_out *b)
+/* An RTT in ns over 1 us .. 1 s, with a sub-microsecond part. */
+static u32 fz_rtt_ns(struct fz *in)
 {
-	struct oscar_law_cfg c;
-	struct oscar_decision d;
-	bool app_limited = ca->app_lim * 2 > b->samples;
-	u32 old = ca->u;
+	u64 ns = dcc_us_to_ns(fz_rtt_us(in)) + fz_raw(in, 1) * 4;
 
-	if (b->rate_bytes_ps && !app_limited)
-		mu_observe(ca, b->rate_bytes_ps);
-	oscar_cfg(ca, &c);
-	oscar_law_step(&c, b, ca->u, app_limited, &d);
-	check_decision(&d, old, app_limited);
-	ca->u = d.u;
-	ca->app_lim = 0;
+	return (u32)min_t(u64, ns, DCC_SAMPLE_RTT_MAX_NS);
 }
 
 static void on_ack(struct sock_model *ca, struct fz *in)
 {
 	u8 f = (u8)fz_raw(in, 1);
-	u32 rtt = fz_rtt_us(in);
-	u64 tx;
-	struct oscar_law_cfg c;
-	struct dcc_bls_cfg cfg;
-	struct dcc_bls_sample bs;
-	struct dcc_bls_out out;
-	u32 tau;
+	u32 rtt = fz_rtt_ns(in);
+	struct dcc_sample s = { 0 };
+	struct oscar_batch b;
+	u32 old = ca->st.u;
 
-	ca->now_us += f & 1 ? fz_span(in, 0, 2000000) : fz_raw(in, 1);
-	tx = ca->now_us - rtt;
+	/* idle gaps up to 2 s, or a few ns */
+	ca->now_ns += f & 1 ? fz_span(in, 0, 2000000000) : fz_raw(in, 2);
+	s.rx_ns = ca->now_ns;
+	s.rtt_ns = rtt;
+	s.tx_ns = s.rx_ns - rtt;
 	if (f & 2)		/* reordered: sent before earlier samples */
-		tx -= fz_span(in, 0, 4000000);
-	if (!ca->min_rtt_us || rtt < ca->min_rtt_us)
-		ca->min_rtt_us = rtt;
-	if (f & 4)		/* not a valid sample (or the first window) */
-		return;
+		s.tx_ns -= fz_span(in, 0, 4000000000ULL);
+	if (!ca->min_rtt_ns || rtt < ca->min_rtt_ns)
+		ca->min_rtt_ns = rtt;
+	s.acked = f & 8 ? (u32)fz_span(in, 1, 1U << 20) : 1;
+	s.infl_pkts = f & 16 ? (u32)fz_span(in, 0, 1U << 26) : 10;
+	s.mss = ca->mss;
+	s.acked_bytes = s.acked * ca->mss;
+	s.app_limited = f & 32;
+	if (f & 4) {		/* not a valid sample, or the first window */
+		if (f & 64)
+			s.first_window = true;
+		else
+			s.why = DCC_SAMPLE_NO_RTT;
+	}
+	if (!s.why && !s.first_window && rtt > ca->max_rtt_ns)
+		ca->max_rtt_ns = rtt;
 
-	update_base(ca);
-	oscar_cfg(ca, &c);
-	tau = oscar_tau_us(ca);
-	FUZZ_ASSERT(tau >= 2, "tau %u", tau);
-	cfg = (struct dcc_bls_cfg){
-		.tau = tau,
-		.stale = oscar_stale_us(ca, &c, tau),
-		.units_per_sec = DCC_USEC_PER_SEC,
-		.min_samples = ca->min_samples,
-		.bytes_per_pkt = ca->mss,
-		.shift = dcc_bls_shift_for(tau),
-	};
-	bs = (struct dcc_bls_sample){
-		.send_ts = tx,
-		.delay = rtt,
-		.pkts = f & 8 ? (u32)fz_span(in, 1, 1U << 20) : 1,
-		.infl = f & 16 ? (u32)fz_span(in, 0, 1U << 26) : 10,
-	};
-	if ((f & 32) && ca->app_lim < 0xffff)
-		ca->app_lim++;
-	if (dcc_bls_add(&ca->bls, &cfg, &bs, &out))
-		on_batch(ca, &out);
-}
-
-static void reset_batch(struct sock_model *ca)
-{
-	dcc_bls_reset(&ca->bls);
-	ca->app_lim = 0;
+	oscar_on_ack(&ca->st, &ca->c, &s, &ca->d, &b);
+	if (ca->d.flags & OSCAR_D_BATCH) {
+		check_batch(ca, &b, old);
+		refresh_inputs(ca, &b);
+	} else {
+		FUZZ_ASSERT(ca->st.u == old, "u %u -> %u without a batch", old,
+			    ca->st.u);
+	}
 }
 
 /* one ACK of a replayed run (fz_replay) */
 static void replay_step(void *ctx, struct fz *in)
 {
 	on_ack(ctx, in);
-	check_apply(ctx);
+	check_state(ctx);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -267,26 +265,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz in = { data, size };
+	struct oscar_params_in pin;
 	struct oscar_params p;
 	struct sock_model ca;
 	u32 mss;
 
-	mu_est_kbps = fz_bool(&in) ? 0 : (u32)fz_span(&in, 0, 800000000);
-	read_params(&in, &p);
-	init_rate_mbps = p.init_rate_mbps;
+	mu_est_bps = fz_bool(&in) ? 0 :
+		     fz_span(&in, 0, 800000000) * 125;	/* kbit/s -> B/s */
+	read_params(&in, &pin);
+	init_rate_bps = pin.init_rate_mbps * DCC_MBPS_TO_BPS;
+	snap_fill(&pin, &p);
 	mss = fz_mss(&in);
-	sock_init(&ca, &p, mss);
-	check_apply(&ca);
+	sock_init(&ca, &pin, &p, mss);
+	check_state(&ca);
 
 	for (int i = 0; in.n && i < MAX_EVENTS; i++) {
 		u8 op = (u8)fz_raw(&in, 1);
 
 		switch (op % 16) {
-		case 13:	/* RTO (set_state Loss) or restart after idle */
-			reset_batch(&ca);
+		case 12:	/* RTO (set_state Loss) */
+			oscar_on_rto(&ca.st);
+			break;
+		case 13:	/* restart after idle */
+			oscar_on_idle_restart(&ca.st);
 			break;
 		case 14:	/* the windowed min RTT expired: it may rise */
-			ca.min_rtt_us = fz_rtt_us(&in);
+			ca.min_rtt_ns = fz_rtt_ns(&in);
 			break;
 		case 15:	/* a burst of ACKs at one RTT */
 			i += fz_replay(&in, replay_step, &ca);
@@ -295,7 +299,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			on_ack(&ca, &in);
 			break;
 		}
-		check_apply(&ca);
+		check_state(&ca);
 	}
 	return 0;
 }

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * OSCAR control law in a deterministic packet-level model of one
- * bottleneck, driven through the real plain-C code (dcc_bls_add +
- * oscar_law_step + oscar_rate/oscar_cwnd_bytes) that tcp_oscar.ko runs.
+ * bottleneck, driven through the real plain-C per-ACK core
+ * (oscar_on_ack(), modules/oscar/oscar_law.c) that tcp_oscar.ko runs: every
+ * ACK becomes a struct dcc_sample on a nanosecond clock and the senders
+ * apply the struct dcc_decision it returns.
  *
  * Model: N senders, each paced at u*mu and window-limited at
  * min(u*D_target*mu, BDP); packets (MSS bytes) cross half the base RTT,
  * wait in a FIFO served at mu, and their ACKs return after the other half.
- * Time advances in 1 us steps; every ACK is one BLS sample whose inflight
- * is the sender's inflight when the packet left (as the paper's pktInfl).
+ * Time advances in 1 us steps (the sample's ns times are the model's us
+ * times * 1000); every ACK is one sample whose inflight is the sender's
+ * inflight when the packet left (as the paper's pktInfl), flagged
+ * first_window when the packet left before the flow's first ACK (as
+ * dcc_sample_get() does).
  *
  * What the paper claims and these tests assert (spec oscar.md section 7):
  *  - a lone flow fills the link with ~no queue (window capped at BDP);
@@ -44,18 +49,20 @@ struct pkt {
 
 struct flow {
 	bool on;
-	u32 u;
+	struct oscar_core st;
+	struct dcc_decision d;	/* applied by the sender: rate, window */
 	u64 next_send;
 	u32 inflight;	/* packets */
-	struct dcc_bls bls;
 	u64 acked_bytes;	/* for throughput windows */
 	u32 batches;
 	u64 first_ack_us;	/* when the flow's first ACK arrived, 0 before */
 };
 
 struct sim {
-	struct oscar_law_cfg c;
-	u32 tau_us;
+	struct oscar_params p;
+	struct oscar_cfg c;
+	u64 mu;		/* bytes/s */
+	u32 base_us;
 	struct flow f[MAXF];
 	/* three FIFOs: to-bottleneck, bottleneck queue, ACK return */
 	struct pkt *fwd, *q, *ack;
@@ -90,13 +97,16 @@ static void push(struct pkt *ring, u32 *t, struct pkt p)
 static void sim_init(struct sim *s, u64 mu_bytes_ps, u32 base_us)
 {
 	memset(s, 0, sizeof(*s));
-	s->c = (struct oscar_law_cfg){
-		.mu_bytes_ps = mu_bytes_ps, .base_us = base_us, .dt_us = base_us * 3 / 2,
-		.eps_us = base_us / 12 > 2 ? base_us / 12 : 2, .hyst_us = 0,
+	/* tcp_oscar's defaults: eps auto, delta 0 */
+	s->p = (struct oscar_params){
 		.u_ai = OSCAR_PPM_TO_U(1000), .u_hai = OSCAR_PPM_TO_U(10000),
-		.u_min = OSCAR_PPM_TO_U(1000),
+		.u_min = OSCAR_PPM_TO_U(1000), .eps_ns = 0, .hyst_ns = 0,
+		.dt_pct = 150, .tau_pct = 50,
+		.min_samples = OSCAR_MIN_SAMPLES_DEFAULT,
 	};
-	s->tau_us = base_us / 2;
+	s->mu = mu_bytes_ps;
+	s->base_us = base_us;
+	oscar_cfg_resolve(&s->c, &s->p, mu_bytes_ps, dcc_us_to_ns(base_us));
 	s->fwd = calloc(QCAP, sizeof(struct pkt));
 	s->q = calloc(QCAP, sizeof(struct pkt));
 	s->ack = calloc(QCAP, sizeof(struct pkt));
@@ -113,54 +123,54 @@ static void flow_start(struct sim *s, int i)
 {
 	memset(&s->f[i], 0, sizeof(s->f[i]));
 	s->f[i].on = true;
-	s->f[i].u = OSCAR_U_ONE;	/* start at line rate */
+	oscar_core_init(&s->f[i].st);	/* u = 1: start at line rate */
+	oscar_decide(&s->f[i].st, &s->c, &s->f[i].d);
 	s->f[i].next_send = s->now;
 }
 
 static void on_ack(struct sim *s, const struct pkt *p)
 {
 	struct flow *f = &s->f[p->flow];
-	struct dcc_bls_cfg cfg = {
-		.tau = s->tau_us, .units_per_sec = DCC_USEC_PER_SEC,
-		.min_samples = OSCAR_MIN_SAMPLES_DEFAULT, .bytes_per_pkt = MSS,
-		.shift = dcc_bls_shift_for(s->tau_us),
-	};
-	struct dcc_bls_sample bs = {
-		.send_ts = p->send_us,
-		.delay = s->now - p->send_us + noise_us -
-			 (noise_us ? (u64)(rand() % (2 * noise_us + 1)) : 0),
-		.pkts = 1, .infl = p->infl,
-	};
-	struct dcc_bls_out out;
-	struct oscar_decision d;
+	u64 rtt_us = s->now - p->send_us + noise_us -
+		     (noise_us ? (u64)(rand() % (2 * noise_us + 1)) : 0);
+	struct dcc_sample smp;
+	struct oscar_batch b;
 
 	f->inflight--;
 	f->acked_bytes += MSS;
 	if (!f->on)
 		return;
-	/* as tcp_oscar: the initial window's ramp joins no batch */
 	if (!f->first_ack_us)
 		f->first_ack_us = s->now;
-	if (p->send_us < f->first_ack_us)
-		return;
-	if (dcc_bls_add(&f->bls, &cfg, &bs, &out)) {
-		oscar_law_step(&s->c, &out, f->u, false, &d);
-		f->u = d.u;
+	/*
+	 * The noise is on the receive stamp, as host delay is: the send time
+	 * is exact, rx = tx + the noisy RTT.
+	 */
+	smp = (struct dcc_sample){
+		.tx_ns = dcc_us_to_ns((u32)p->send_us),
+		.rtt_ns = (u32)dcc_us_to_ns((u32)rtt_us),
+		.acked = 1, .acked_bytes = MSS, .mss = MSS,
+		.infl_pkts = p->infl,
+		/* the initial window's ramp: dcc_sample_get()'s flag */
+		.first_window = p->send_us < f->first_ack_us,
+	};
+	smp.rx_ns = smp.tx_ns + smp.rtt_ns;
+	oscar_on_ack(&f->st, &s->c, &smp, &f->d, &b);
+	if (f->d.flags & OSCAR_D_BATCH)
 		f->batches++;
-	}
 }
 
 /* Advance the model by one microsecond. */
 static void sim_tick(struct sim *s)
 {
-	u32 half = s->c.base_us / 2;
-	u64 serv_us_x1000 = (u64)MSS * 1000000000ULL / s->c.mu_bytes_ps; /* ns */
+	u32 half = s->base_us / 2;
+	u64 serv_us_x1000 = (u64)MSS * 1000000000ULL / s->mu; /* ns */
 
 	/* senders */
 	for (int i = 0; i < MAXF; i++) {
 		struct flow *f = &s->f[i];
-		u64 rate = oscar_rate(&s->c, f->u);
-		u64 cwnd = oscar_cwnd_bytes(&s->c, f->u) / MSS;
+		u64 rate = f->d.rate_bytes_ps;
+		u64 cwnd = f->d.cwnd_bytes / MSS;
 
 		if (!f->on)
 			continue;
@@ -240,7 +250,7 @@ static double jain(const double *x, int n)
 
 static double mean_q_bdp(const struct sim *s)
 {
-	double bdp = (double)s->c.mu_bytes_ps * s->c.base_us / 1e6;
+	double bdp = (double)s->mu * s->base_us / 1e6;
 
 	return (double)s->q_sum / (double)s->q_samples / bdp;
 }
