@@ -466,12 +466,12 @@ static struct tcp_congestion_ops tcp_oscar __read_mostly = {
 
 static int __init oscar_register(void)
 {
-	return tcp_register_congestion_control(&tcp_oscar);
+	return dcc_register_ca(&tcp_oscar);
 }
 
 static void __exit oscar_unregister(void)
 {
-	tcp_unregister_congestion_control(&tcp_oscar);
+	dcc_unregister_ca(&tcp_oscar);
 }
 
 module_init(oscar_register);
