@@ -108,7 +108,9 @@ if command -v iperf3 >/dev/null && modprobe tcp_$CC 2>/dev/null; then
 	wait $srv 2>/dev/null
 	after=$(rxsum)
 	log_info "auto: rx_hw $(cat $P/rx_hw) rx_sw $(cat $P/rx_sw) rx_stack $(cat $P/rx_stack) rx_rejects $(cat $P/rx_rejects) rx_no_record $(cat $P/rx_no_record)"
-	ktap_test_result "auto: a 3 s $CC flow counted $((after - before)) samples (>= 1000)" [ $((after - before)) -ge 1000 ]
+	# 307 in a TCG guest (64 KB loopback segments, few ACKs); any live
+	# flow makes hundreds in 3 s, a dead probe path or counter none
+	ktap_test_result "auto: a 3 s $CC flow counted $((after - before)) samples (>= 100)" [ $((after - before)) -ge 100 ]
 	# loopback restamps at IP delivery (REALTIME): most samples use it
 	ktap_test_result "auto: rx_sw $(cat $P/rx_sw) > half of the samples, rx_stack $(cat $P/rx_stack) >= rx_rejects + rx_no_record" \
 		[ $(($(cat $P/rx_sw) * 2)) -gt $((after - before)) -a \

@@ -302,21 +302,32 @@ static u32 dcc_rx_stamp(struct sk_buff *skb, int mode, u64 *host_ns)
 	return refused ? DCC_RXTS_REC_REFUSED : DCC_RXTS_REC_NONE;
 }
 
-/* tcp:tcp_probe, first statement of tcp_rcv_established() */
+/* Leave this dcc ACK's record for dcc_rx_correct(). */
+static noinline void dcc_rx_record(struct sock *sk, struct sk_buff *skb, int mode)
+{
+	u64 host_ns;
+	u32 src = dcc_rx_stamp(skb, mode, &host_ns);
+	u32 h = dcc_rx_hash(sk);
+
+	atomic64_set(dcc_rx_slot(h),
+		     dcc_rxts_pack(TCP_SKB_CB(skb)->ack_seq, src,
+				   h >> DCC_RX_SLOT_BITS, host_ns));
+}
+
+/*
+ * tcp:tcp_probe, first statement of tcp_rcv_established().  The filter
+ * is kept apart from dcc_rx_record() so that other sockets' segments run
+ * no prologue: a flag test, a load and the list compares (about 10 + 4 per
+ * registered dcc CC instructions on x86-64).
+ */
 static void dcc_rx_probe(void *data, struct sock *sk, struct sk_buff *skb)
 {
-	const struct tcp_skb_cb *cb = TCP_SKB_CB(skb);
 	int mode = READ_ONCE(dcc_rx_active);
-	u64 host_ns;
-	u32 h, src;
 
-	if (!(cb->tcp_flags & TCPHDR_ACK) || mode == DCC_RX_MODE_OFF ||
-	    !dcc_rx_is_dcc(sk))
+	if (!(TCP_SKB_CB(skb)->tcp_flags & TCPHDR_ACK) ||
+	    mode == DCC_RX_MODE_OFF || !dcc_rx_is_dcc(sk))
 		return;
-	src = dcc_rx_stamp(skb, mode, &host_ns);
-	h = dcc_rx_hash(sk);
-	atomic64_set(dcc_rx_slot(h),
-		     dcc_rxts_pack(cb->ack_seq, src, h >> DCC_RX_SLOT_BITS, host_ns));
+	dcc_rx_record(sk, skb, mode);
 }
 
 /* ---- the sample side ------------------------------------------------------ */
