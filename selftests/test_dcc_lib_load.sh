@@ -25,7 +25,7 @@ if ! modinfo "$MOD" >/dev/null 2>&1; then
 	ktap_skip_all "$MOD.ko not installed"
 fi
 
-ktap_set_plan $((2 * CYCLES + 9))
+ktap_set_plan $((2 * CYCLES + 10))
 dmesg_mark
 log_info "$MOD: $(modinfo -n "$MOD")"
 
@@ -107,7 +107,7 @@ if command -v iperf3 >/dev/null && modprobe tcp_$CC 2>/dev/null; then
 	iperf3 -c 127.0.0.1 -p 5299 -C $CC -t 3 >/dev/null 2>&1 || log_info "iperf3 client failed"
 	wait $srv 2>/dev/null
 	after=$(rxsum)
-	log_info "auto: rx_hw $(cat $P/rx_hw) rx_sw $(cat $P/rx_sw) rx_stack $(cat $P/rx_stack) rx_rejects $(cat $P/rx_rejects) rx_no_record $(cat $P/rx_no_record)"
+	log_info "auto: rx_hw $(cat $P/rx_hw) rx_sw $(cat $P/rx_sw) rx_stack $(cat $P/rx_stack) rx_rejects $(cat $P/rx_rejects) rx_no_record $(cat $P/rx_no_record) rx_tx_ns $(cat $P/rx_tx_ns)"
 	# 307 in a TCG guest (64 KB loopback segments, few ACKs); any live
 	# flow makes hundreds in 3 s, a dead probe path or counter none
 	ktap_test_result "auto: a 3 s $CC flow counted $((after - before)) samples (>= 100)" [ $((after - before)) -ge 100 ]
@@ -115,6 +115,9 @@ if command -v iperf3 >/dev/null && modprobe tcp_$CC 2>/dev/null; then
 	ktap_test_result "auto: rx_sw $(cat $P/rx_sw) > half of the samples, rx_stack $(cat $P/rx_stack) >= rx_rejects + rx_no_record" \
 		[ $(($(cat $P/rx_sw) * 2)) -gt $((after - before)) -a \
 		  $(cat $P/rx_stack) -ge $(($(cat $P/rx_rejects) + $(cat $P/rx_no_record))) ]
+	# the probe's ns send time matches the skb the stack timed
+	ktap_test_result "auto: rx_tx_ns $(cat $P/rx_tx_ns) samples with a ns-exact send time (> 0)" \
+		[ "$(cat $P/rx_tx_ns)" -gt 0 ]
 	echo off >$P/rx_timestamps
 	before=$(rxsum)
 	iperf3 -s -1 -p 5299 >/dev/null 2>&1 &
@@ -127,6 +130,7 @@ if command -v iperf3 >/dev/null && modprobe tcp_$CC 2>/dev/null; then
 else
 	ktap_test_skip "auto: dcc flow counters (no iperf3 or tcp_$CC)"
 	ktap_test_skip "auto: rx_sw share"
+	ktap_test_skip "auto: rx_tx_ns"
 	ktap_test_skip "off: no sample counted"
 fi
 unload

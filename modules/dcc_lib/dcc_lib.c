@@ -61,7 +61,7 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		s->why |= DCC_SAMPLE_NO_ACKED;
 	if (s->why) {
 		/* rx_ns still moves to the RX stamp (rx_probe.c) */
-		dcc_rx_correct(sk, s, false);
+		dcc_rx_correct(sk, rs, s, false);
 		return false;
 	}
 
@@ -82,9 +82,10 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 	s->infl_pkts = rs->delivered > 0 ? rs->delivered : rs->prior_in_flight;
 	/*
 	 * The receive time and RTT exclude the receiving host's own delay
-	 * when the ACK carries an acceptable RX stamp (rx_probe.c).
+	 * when the ACK carries an acceptable RX stamp, and the send time is
+	 * the skb's nanosecond stamp when the probe found it (rx_probe.c).
 	 */
-	dcc_rx_correct(sk, s, true);
+	dcc_rx_correct(sk, rs, s, true);
 	return true;
 }
 EXPORT_SYMBOL_GPL(dcc_sample_get);

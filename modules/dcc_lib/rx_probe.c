@@ -72,7 +72,9 @@
  *                  while rx_timestamps != off);
  *   rx_rejects     samples that had a stamp and kept the stack clock
  *                  because the stamp was refused (rxts.h rules);
- *   rx_no_record   samples with no matching probe record.
+ *   rx_no_record   samples with no matching probe record;
+ *   rx_tx_ns       samples whose send time is the skb's nanosecond stamp
+ *                  (dcc_rx_newest_tx), not rx - rtt_us * 1000.
  *   rx_stack >= rx_rejects + rx_no_record; the rest of rx_stack had no
  *   stamp at all.
  */
@@ -202,6 +204,7 @@ enum {
 	DCC_RXC_STACK,
 	DCC_RXC_REJECTS,
 	DCC_RXC_NO_RECORD,
+	DCC_RXC_TX_NS,
 	DCC_RXC_N,
 };
 
@@ -236,6 +239,8 @@ dcc_rx_counter(rx_rejects, DCC_RXC_REJECTS,
 	       "samples whose RX stamp was refused (kept the stack clock)");
 dcc_rx_counter(rx_no_record, DCC_RXC_NO_RECORD,
 	       "samples with no RX record (not established, probe missing)");
+dcc_rx_counter(rx_tx_ns, DCC_RXC_TX_NS,
+	       "samples whose send time and RTT are nanosecond-exact");
 
 /* ---- the per-CPU records ------------------------------------------------ */
 
@@ -243,8 +248,21 @@ dcc_rx_counter(rx_no_record, DCC_RXC_NO_RECORD,
 #define DCC_RX_SLOT_MASK ((1U << DCC_RX_SLOT_BITS) - 1)
 
 struct dcc_rx_slots {
-	atomic64_t w[1 << DCC_RX_SLOT_BITS];	/* 512 bytes per CPU */
-};
+	atomic64_t w[1 << DCC_RX_SLOT_BITS];	/* the records (rxts.h) */
+	atomic64_t tx[1 << DCC_RX_SLOT_BITS];	/* their send times */
+};						/* 1 KB per CPU */
+
+/*
+ * The send-time word beside each record: bits 63..48 the low 16 bits of
+ * the ACK's ack_seq, bits 47..0 the low 48 bits of the newest send time
+ * (ns, 78 hours) of the data it acknowledges; 0 = none.  Read after the
+ * record; the ack_seq bits and the microsecond check in dcc_rx_exact_tx()
+ * refuse a word that does not belong to it.
+ */
+#define DCC_RX_TX_BITS	48
+#define DCC_RX_TX_MASK	((1ULL << DCC_RX_TX_BITS) - 1)
+/* skbs the probe walks at most per ACK (64 KB TSO skbs: 4 MB acked) */
+#define DCC_RX_WALK_MAX	64
 static DEFINE_PER_CPU_ALIGNED(struct dcc_rx_slots, dcc_rx_slots);
 
 /* low DCC_RX_SLOT_BITS: the slot; the DCC_RXTS_TAG_BITS above: the tag */
@@ -254,13 +272,9 @@ static u32 dcc_rx_hash(const struct sock *sk)
 }
 
 /*
- * This CPU's slot for hash @h.  raw_cpu_ptr: a backlog run may be
- * preempted and migrate; the other CPU's slot then fails the match.
+ * Slots are this CPU's (raw_cpu_ptr): a backlog run may be preempted and
+ * migrate; the other CPU's slot then fails the match.
  */
-static atomic64_t *dcc_rx_slot(u32 h)
-{
-	return &raw_cpu_ptr(&dcc_rx_slots)->w[h & DCC_RX_SLOT_MASK];
-}
 
 /* ---- the probe ------------------------------------------------------------ */
 
@@ -302,16 +316,44 @@ static u32 dcc_rx_stamp(struct sk_buff *skb, int mode, u64 *host_ns)
 	return refused ? DCC_RXTS_REC_REFUSED : DCC_RXTS_REC_NONE;
 }
 
-/* Leave this dcc ACK's record for dcc_rx_correct(). */
+/*
+ * The nanosecond send time of the data this ACK acknowledges (0: none):
+ * the stack's rs->rtt_us is whole microseconds (tcp_mstamp minus the send
+ * stamp in us of the last skb, in sequence order, that the ACK covers,
+ * partly covered TSO skbs included), which quantises a 10 us RTT by up to
+ * 10%.  Before tcp_ack() runs, the retransmission queue still holds those
+ * skbs with their skb_mstamp_ns: walk it from the head over every skb
+ * that starts below ack_seq, and keep the last one's time.  A SACKed or
+ * retransmitted one may be what the stack timed instead: the microsecond
+ * check on the reader's side then refuses it.
+ */
+static u64 dcc_rx_newest_tx(const struct sock *sk, u32 ack_seq)
+{
+	struct sk_buff *skb = tcp_rtx_queue_head(sk);
+	u64 tx = 0;
+	int n = 0;
+
+	while (skb && before(TCP_SKB_CB(skb)->seq, ack_seq) &&
+	       n++ < DCC_RX_WALK_MAX) {
+		tx = skb->skb_mstamp_ns;
+		skb = skb_rb_next(skb);
+	}
+	return tx;
+}
+
+/* Leave this dcc ACK's record (and send time) for dcc_rx_correct(). */
 static noinline void dcc_rx_record(struct sock *sk, struct sk_buff *skb, int mode)
 {
-	u64 host_ns;
+	u32 ack_seq = TCP_SKB_CB(skb)->ack_seq;
+	struct dcc_rx_slots *slots = raw_cpu_ptr(&dcc_rx_slots);
+	u64 host_ns, tx = dcc_rx_newest_tx(sk, ack_seq);
 	u32 src = dcc_rx_stamp(skb, mode, &host_ns);
-	u32 h = dcc_rx_hash(sk);
+	u32 h = dcc_rx_hash(sk), i = h & DCC_RX_SLOT_MASK;
 
-	atomic64_set(dcc_rx_slot(h),
-		     dcc_rxts_pack(TCP_SKB_CB(skb)->ack_seq, src,
-				   h >> DCC_RX_SLOT_BITS, host_ns));
+	atomic64_set(&slots->tx[i], tx ? ((u64)(ack_seq & 0xffff) << DCC_RX_TX_BITS) |
+				  (tx & DCC_RX_TX_MASK) : 0);
+	atomic64_set(&slots->w[i],
+		     dcc_rxts_pack(ack_seq, src, h >> DCC_RX_SLOT_BITS, host_ns));
 }
 
 /*
@@ -355,21 +397,52 @@ static void dcc_rx_count(int i)
 	this_cpu_inc(dcc_rx_counts.c[i]);
 }
 
-void dcc_rx_correct(const struct sock *sk, struct dcc_sample *s, bool has_rtt)
+/*
+ * The probe's nanosecond send time @w, if it is the one the stack timed
+ * (its microseconds equal tcp_mstamp - rs->rtt_us): then the RTT is
+ * tcp_clock_cache - tx in ns, instead of rtt_us * 1000.
+ */
+static void dcc_rx_exact_tx(const struct sock *sk, const struct rate_sample *rs,
+			    struct dcc_sample *s, u64 w)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 now = tp->tcp_clock_cache, tx;
+
+	if (!w || (u32)(w >> DCC_RX_TX_BITS) != (tp->snd_una & 0xffff))
+		return;
+	tx = (now & ~DCC_RX_TX_MASK) | (w & DCC_RX_TX_MASK);
+	if (tx > now)
+		tx -= DCC_RX_TX_MASK + 1;
+	if (div_u64(tx, NSEC_PER_USEC) != tp->tcp_mstamp - (u64)rs->rtt_us)
+		return;
+	s->rtt_ns = (u32)min_t(u64, now - tx, DCC_SAMPLE_RTT_MAX_NS);
+	s->tx_ns = s->rx_ns - s->rtt_ns;
+	s->rtt_us = max_t(u32, s->rtt_ns / NSEC_PER_USEC, 1);
+	s->tx_us = s->rx_us - s->rtt_us;
+	dcc_rx_count(DCC_RXC_TX_NS);
+}
+
+void dcc_rx_correct(const struct sock *sk, const struct rate_sample *rs,
+		    struct dcc_sample *s, bool has_rtt)
 {
 	int mode = READ_ONCE(dcc_rx_active);
 	u64 max_ns = (u64)READ_ONCE(dcc_rx_host_max_us) * NSEC_PER_USEC;
+	struct dcc_rx_slots *slots;
 	struct dcc_rxts_rec r;
 	u32 h;
 
 	if (mode == DCC_RX_MODE_OFF)
 		return;
 	h = dcc_rx_hash(sk);
-	r = dcc_rxts_unpack(atomic64_read(dcc_rx_slot(h)));
+	slots = raw_cpu_ptr(&dcc_rx_slots);
+	r = dcc_rxts_unpack(atomic64_read(&slots->w[h & DCC_RX_SLOT_MASK]));
 	if (r.tag != h >> DCC_RX_SLOT_BITS || r.ack_seq != tcp_sk(sk)->snd_una) {
 		dcc_rx_count(DCC_RXC_NO_RECORD);
 		goto stack;
 	}
+	if (has_rtt)
+		dcc_rx_exact_tx(sk, rs, s,
+				atomic64_read(&slots->tx[h & DCC_RX_SLOT_MASK]));
 	if (r.src == DCC_RXTS_REC_NONE)
 		goto stack;
 	if (r.src == DCC_RXTS_REC_REFUSED ||
