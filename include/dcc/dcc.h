@@ -53,9 +53,23 @@
 /* The per-ACK sample (struct dcc_sample) is plain C: sample.h. */
 
 /*
+ * Register / unregister a dcc congestion control: tcp_(un)register_
+ * congestion_control() plus dcc_lib's short list of dcc CCs, which the RX
+ * timestamp probe checks so that only dcc sockets pay for it (rx_probe.c,
+ * docs/rx-timestamps.md).  At most 16 registered at once (-ENOSPC).
+ * Process context (module init/exit).
+ */
+int dcc_register_ca(struct tcp_congestion_ops *ops);
+void dcc_unregister_ca(struct tcp_congestion_ops *ops);
+
+/*
  * Fill @s from this ACK.  Returns true when the sample carries a valid
  * RTT/send time for the estimators; false (with s->why set) otherwise, in
  * which case rx_ns, acked, ce and losses are still filled for bookkeeping.
+ * With dcc_lib's rx_timestamps not off, rx_ns (and a valid sample's RTT)
+ * exclude the receiving host's delay when the ACK carries an acceptable
+ * RX stamp (s->rx_src, s->host_ns), and a corrected RTT below
+ * tcp_min_rtt() lowers it.
  */
 bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		    struct dcc_sample *s, u32 policy);

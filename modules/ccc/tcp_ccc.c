@@ -458,12 +458,12 @@ static struct tcp_congestion_ops tcp_ccc __read_mostly = {
 
 static int __init ccc_register(void)
 {
-	return tcp_register_congestion_control(&tcp_ccc);
+	return dcc_register_ca(&tcp_ccc);
 }
 
 static void __exit ccc_unregister(void)
 {
-	tcp_unregister_congestion_control(&tcp_ccc);
+	dcc_unregister_ca(&tcp_ccc);
 }
 
 module_init(ccc_register);

@@ -19,6 +19,7 @@
 #include <net/tcp.h>
 #include <net/netns/hash.h>
 #include "dcc/dcc.h"
+#include "rx_probe.h"
 
 bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		    struct dcc_sample *s, u32 policy)
@@ -58,8 +59,11 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		s->why |= DCC_SAMPLE_DELAYED;
 	if (!rs->acked_sacked)
 		s->why |= DCC_SAMPLE_NO_ACKED;
-	if (s->why)
+	if (s->why) {
+		/* rx_ns still moves to the RX stamp (rx_probe.c) */
+		dcc_rx_correct(sk, rs, s, false);
 		return false;
+	}
 
 	/*
 	 * rs->rtt_us is tcp_mstamp minus the send stamp (in us) of the newest
@@ -76,6 +80,12 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 	 * sent: what the network delivered while it was in flight.
 	 */
 	s->infl_pkts = rs->delivered > 0 ? rs->delivered : rs->prior_in_flight;
+	/*
+	 * The receive time and RTT exclude the receiving host's own delay
+	 * when the ACK carries an acceptable RX stamp, and the send time is
+	 * the skb's nanosecond stamp when the probe found it (rx_probe.c).
+	 */
+	dcc_rx_correct(sk, rs, s, true);
 	return true;
 }
 EXPORT_SYMBOL_GPL(dcc_sample_get);
@@ -462,11 +472,12 @@ static int __init dcc_lib_init(void)
 {
 	/* the BLS sums must stay within one cache line of per-flow state */
 	BUILD_BUG_ON(sizeof(struct dcc_bls) != 64);
-	return 0;
+	return dcc_rx_init();
 }
 
 static void __exit dcc_lib_exit(void)
 {
+	dcc_rx_exit();
 }
 
 module_init(dcc_lib_init);

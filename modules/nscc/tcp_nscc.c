@@ -517,12 +517,12 @@ static int __init nscc_register(void)
 	err = nscc_publish();
 	if (err)
 		return err;
-	err = tcp_register_congestion_control(&tcp_nscc);
+	err = dcc_register_ca(&tcp_nscc);
 	if (err)
 		goto put;
-	err = tcp_register_congestion_control(&tcp_mnscc);
+	err = dcc_register_ca(&tcp_mnscc);
 	if (err) {
-		tcp_unregister_congestion_control(&tcp_nscc);
+		dcc_unregister_ca(&tcp_nscc);
 		goto put;
 	}
 	return 0;
@@ -534,8 +534,8 @@ put:
 
 static void __exit nscc_unregister(void)
 {
-	tcp_unregister_congestion_control(&tcp_mnscc);
-	tcp_unregister_congestion_control(&tcp_nscc);
+	dcc_unregister_ca(&tcp_mnscc);
+	dcc_unregister_ca(&tcp_nscc);
 	/* no socket is left (each held a module reference) */
 	nscc_snap_put(rcu_replace_pointer(nscc_cur, NULL, true));
 	rcu_barrier();	/* kfree_rcu callbacks done before the text goes */

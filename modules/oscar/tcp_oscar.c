@@ -508,7 +508,7 @@ static int __init oscar_register(void)
 	err = oscar_publish();
 	if (err)
 		return err;
-	err = tcp_register_congestion_control(&tcp_oscar);
+	err = dcc_register_ca(&tcp_oscar);
 	if (err) {
 		oscar_snap_put(rcu_replace_pointer(oscar_cur, NULL, true));
 		rcu_barrier();
@@ -518,7 +518,7 @@ static int __init oscar_register(void)
 
 static void __exit oscar_unregister(void)
 {
-	tcp_unregister_congestion_control(&tcp_oscar);
+	dcc_unregister_ca(&tcp_oscar);
 	/* no socket is left (each held a module reference) */
 	oscar_snap_put(rcu_replace_pointer(oscar_cur, NULL, true));
 	rcu_barrier();	/* kfree_rcu callbacks done before the text goes */

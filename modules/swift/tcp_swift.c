@@ -643,10 +643,10 @@ static int __init swift_register(void)
 	int i, ret;
 
 	for (i = 0; i < ARRAY_SIZE(swift_ops); i++) {
-		ret = tcp_register_congestion_control(&swift_ops[i]);
+		ret = dcc_register_ca(&swift_ops[i]);
 		if (ret) {
 			while (--i >= 0)
-				tcp_unregister_congestion_control(&swift_ops[i]);
+				dcc_unregister_ca(&swift_ops[i]);
 			return ret;
 		}
 	}
@@ -658,7 +658,7 @@ static void __exit swift_unregister(void)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(swift_ops); i++)
-		tcp_unregister_congestion_control(&swift_ops[i]);
+		dcc_unregister_ca(&swift_ops[i]);
 }
 
 module_init(swift_register);

@@ -637,12 +637,12 @@ static struct tcp_congestion_ops tcp_timely_ops __read_mostly = {
 
 static int __init timely_register(void)
 {
-	return tcp_register_congestion_control(&tcp_timely_ops);
+	return dcc_register_ca(&tcp_timely_ops);
 }
 
 static void __exit timely_unregister(void)
 {
-	tcp_unregister_congestion_control(&tcp_timely_ops);
+	dcc_unregister_ca(&tcp_timely_ops);
 }
 
 module_init(timely_register);

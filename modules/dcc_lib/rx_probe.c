@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RX timestamps for dcc samples: the receive time of an ACK is when the
+ * NIC (hardware stamp) or the driver's hand-off to the stack (software
+ * stamp) saw it, not when TCP got round to it.
+ *
+ * Theory.  The stack times an ACK in tcp_rcv_established() (tcp_mstamp_
+ * refresh) after interrupt coalescing, the softirq's queue and, when the
+ * socket's owner held the lock, the socket backlog.  Every microsecond of
+ * that is read by a delay-based law as network queueing, and lands in
+ * tcp_min_rtt() too.  An RX stamp taken earlier measures it: host delay =
+ * (the stamp's clock now) - stamp; the sample's receive time and RTT are
+ * corrected by it (rx_ns = tcp_clock_cache - host, rtt = rtt - host).
+ *
+ * Where the stamp is read.  The tcp:tcp_probe tracepoint is the first
+ * statement of tcp_rcv_established(), before tcp_mstamp_refresh() and
+ * tcp_ack(), on the fast and the slow path, and for ACKs processed from
+ * the backlog (sk_backlog_rcv -> tcp_v{4,6}_do_rcv) as for direct ones.
+ * Its tracepoint is not exported: it is found by name with
+ * for_each_kernel_tracepoint() and our probe attached with
+ * tracepoint_probe_register() while rx_timestamps is not off.  ACKs of
+ * sockets in other states (tcp_rcv_state_process) do not pass it: their
+ * samples keep the stack clock (rx_no_record).  If the tracepoint cannot
+ * be found, every sample keeps the stack clock, said once in the log and
+ * counted in rx_no_record (a kprobe fallback is not implemented).
+ *
+ * How the probe hands the delay to cong_control.  There is no room in
+ * the socket (icsk_ca_priv is full in every dcc module), but the probe
+ * and cong_control (tcp_ack -> tcp_cong_control) run in the same
+ * tcp_rcv_established() call, under the socket lock, normally on one CPU
+ * with nothing in between.  So the probe leaves one 64-bit record in a
+ * per-CPU array of 64 slots, indexed by a hash of the socket pointer:
+ * the ACK's ack_seq, 6 more bits of the socket hash (tag), the source and
+ * the delay (include/dcc/rxts.h has the layout).  dcc_sample_get() reads
+ * its CPU's slot and believes it only if the tag matches and ack_seq ==
+ * tp->snd_una (after tcp_ack(), snd_una is the ack_seq of every ACK that
+ * reaches cong_control).  The word is written and read whole
+ * (atomic64_set/read), so a record is never torn; anything that gets in
+ * between -- a softirq on this CPU stamping a socket of the same slot
+ * while the backlog is processed, a migration of a preemptible backlog
+ * run to another CPU -- leaves a record that does not match, and the
+ * sample falls back to the stack clock (rx_no_record).  The record is
+ * not cleared after use: the next ACK of the socket overwrites it first.
+ *
+ * Only dcc sockets pay: the probe returns after two tests (ACK flag;
+ * icsk_ca_ops in the short list of dcc_register_ca()) for anything else.
+ * For a dcc ACK it reads one or two clocks and writes one word.
+ *
+ * Clocks.  The software stamp (skb->tstamp) is CLOCK_REALTIME and set on
+ * receive only while someone holds net_enable_timestamp(), which
+ * rx_timestamps=sw|auto does.  skb->tstamp also carries a sender's
+ * monotonic delivery time (EDT) across a veth or loopback, flagged
+ * (6.1: mono_delivery_time; 6.11+: tstamp_type): only a REALTIME stamp is
+ * used.  Such a forwarded skb is restamped by ip_local_deliver_finish(),
+ * so on veth/loopback the software stamp measures only the time from IP
+ * delivery to TCP (the backlog), not the softirq queue.  The hardware
+ * stamp is in the NIC's clock: TAI when the NIC clock is disciplined by
+ * PTP (ptp4l's default), REALTIME when phc2sys or the driver keeps it on
+ * UTC (rx_hw_clock).  A driver that keeps a private cookie instead of a
+ * time in the stamp (ndo_get_tstamp) gives values that fail the sanity
+ * rules and are refused.
+ *
+ * Parameters (read and written under dcc_rx_mutex; the hot path reads
+ * dcc_rx_active and the bound with READ_ONCE):
+ *   rx_timestamps  off|sw|hw|auto: off = no probe, no net timestamps, the
+ *                  samples exactly as before; sw = software stamp only;
+ *                  hw = hardware stamp only; auto = hardware stamp if the
+ *                  ACK has an acceptable one, else software.
+ *   rx_hw_clock    tai|real: the NIC clock's timescale.
+ *   rx_host_max_us the largest host delay believed (1..1000000 us).
+ *   rx_hw, rx_sw, rx_stack    samples per source (one per dcc_sample_get
+ *                  while rx_timestamps != off);
+ *   rx_rejects     samples that had a stamp and kept the stack clock
+ *                  because the stamp was refused (rxts.h rules);
+ *   rx_no_record   samples with no matching probe record;
+ *   rx_tx_ns       samples whose send time is the skb's nanosecond stamp
+ *                  (dcc_rx_newest_tx), not rx - rtt_us * 1000.
+ *   rx_stack >= rx_rejects + rx_no_record; the rest of rx_stack had no
+ *   stamp at all.
+ */
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/hash.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/netdevice.h>
+#include <linux/timekeeping.h>
+#include <linux/win_minmax.h>
+#include <net/tcp.h>
+#include "dcc/dcc.h"
+#include "dcc/rxts.h"
+#include "rx_probe.h"
+
+/* ---- shims ------------------------------------------------------------ */
+
+/* skb->tstamp holds a CLOCK_REALTIME receive stamp (not a mono EDT) */
+static inline bool dcc_skb_tstamp_is_real(const struct sk_buff *skb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	return skb->tstamp_type == SKB_CLOCK_REALTIME;
+#else
+	return !skb->mono_delivery_time;
+#endif
+}
+
+/* ---- parameters ------------------------------------------------------- */
+
+enum dcc_rx_mode {
+	DCC_RX_MODE_OFF,
+	DCC_RX_MODE_SW,
+	DCC_RX_MODE_HW,
+	DCC_RX_MODE_AUTO,
+};
+
+static const char * const dcc_rx_mode_names[] = {
+	[DCC_RX_MODE_OFF] = "off",
+	[DCC_RX_MODE_SW] = "sw",
+	[DCC_RX_MODE_HW] = "hw",
+	[DCC_RX_MODE_AUTO] = "auto",
+};
+
+static const char * const dcc_rx_clock_names[] = { "tai", "real" };
+
+static DEFINE_MUTEX(dcc_rx_mutex);
+static int dcc_rx_mode = DCC_RX_MODE_AUTO;	/* what the operator set */
+static int dcc_rx_active;	/* the mode in force (OFF before init) */
+static int dcc_rx_hw_real;	/* rx_hw_clock: 0 tai, 1 real */
+static u32 dcc_rx_host_max_us = 1000;
+static bool dcc_rx_ready;	/* init ran: mode changes act at once */
+static struct tracepoint *dcc_rx_tp;
+static bool dcc_rx_attached;	/* our probe is on dcc_rx_tp */
+static bool dcc_rx_ever_attached;
+static bool dcc_rx_netstamp;	/* we hold net_enable_timestamp() */
+
+dcc_param_range(rx_host_max_us, dcc_rx_host_max_us, 1, 1000000, 0644,
+		"largest host receive delay believed from an RX stamp, us");
+
+/* ---- the dcc CC registry ---------------------------------------------- */
+
+#define DCC_RX_MAX_OPS 16	/* 10 ops in the tree today */
+static struct tcp_congestion_ops *dcc_rx_ops[DCC_RX_MAX_OPS];
+static int dcc_rx_nops;
+
+/* Is @sk's CC a dcc one?  Any context; a racing (un)register at worst
+ * misses one ACK.
+ */
+static bool dcc_rx_is_dcc(const struct sock *sk)
+{
+	const struct tcp_congestion_ops *ops = READ_ONCE(inet_csk(sk)->icsk_ca_ops);
+	int i, n = smp_load_acquire(&dcc_rx_nops);
+
+	for (i = 0; i < n; i++)
+		if (READ_ONCE(dcc_rx_ops[i]) == ops)
+			return true;
+	return false;
+}
+
+int dcc_register_ca(struct tcp_congestion_ops *ops)
+{
+	int err;
+
+	mutex_lock(&dcc_rx_mutex);
+	if (dcc_rx_nops >= DCC_RX_MAX_OPS) {
+		err = -ENOSPC;
+		goto out;
+	}
+	err = tcp_register_congestion_control(ops);
+	if (err)
+		goto out;
+	WRITE_ONCE(dcc_rx_ops[dcc_rx_nops], ops);
+	smp_store_release(&dcc_rx_nops, dcc_rx_nops + 1);
+out:
+	mutex_unlock(&dcc_rx_mutex);
+	return err;
+}
+EXPORT_SYMBOL_GPL(dcc_register_ca);
+
+void dcc_unregister_ca(struct tcp_congestion_ops *ops)
+{
+	int i, n;
+
+	mutex_lock(&dcc_rx_mutex);
+	n = dcc_rx_nops;
+	for (i = 0; i < n; i++) {
+		if (dcc_rx_ops[i] != ops)
+			continue;
+		/* the last entry takes its place; readers at worst miss one */
+		WRITE_ONCE(dcc_rx_ops[i], dcc_rx_ops[n - 1]);
+		smp_store_release(&dcc_rx_nops, n - 1);
+		WRITE_ONCE(dcc_rx_ops[n - 1], NULL);
+		break;
+	}
+	mutex_unlock(&dcc_rx_mutex);
+	tcp_unregister_congestion_control(ops);
+}
+EXPORT_SYMBOL_GPL(dcc_unregister_ca);
+
+/* ---- counters ----------------------------------------------------------- */
+
+enum {
+	DCC_RXC_HW,
+	DCC_RXC_SW,
+	DCC_RXC_STACK,
+	DCC_RXC_REJECTS,
+	DCC_RXC_NO_RECORD,
+	DCC_RXC_TX_NS,
+	DCC_RXC_N,
+};
+
+struct dcc_rx_counts {
+	u64 c[DCC_RXC_N];
+};
+static DEFINE_PER_CPU(struct dcc_rx_counts, dcc_rx_counts);
+
+static int dcc_rx_count_get(char *buf, const struct kernel_param *kp)
+{
+	unsigned long i = (unsigned long)kp->arg;
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(&dcc_rx_counts, cpu)->c[i]);
+	return sysfs_emit(buf, "%llu\n", sum);
+}
+
+static const struct kernel_param_ops dcc_rx_count_ops = {
+	.get = dcc_rx_count_get,
+};
+
+#define dcc_rx_counter(name, idx, desc)					\
+	module_param_cb(name, &dcc_rx_count_ops, (void *)(idx), 0444);	\
+	MODULE_PARM_DESC(name, desc " (read-only)")
+
+dcc_rx_counter(rx_hw, DCC_RXC_HW, "samples timed by the NIC's RX stamp");
+dcc_rx_counter(rx_sw, DCC_RXC_SW, "samples timed by the kernel's RX stamp");
+dcc_rx_counter(rx_stack, DCC_RXC_STACK, "samples timed by the stack's clock");
+dcc_rx_counter(rx_rejects, DCC_RXC_REJECTS,
+	       "samples whose RX stamp was refused (kept the stack clock)");
+dcc_rx_counter(rx_no_record, DCC_RXC_NO_RECORD,
+	       "samples with no RX record (not established, probe missing)");
+dcc_rx_counter(rx_tx_ns, DCC_RXC_TX_NS,
+	       "samples whose send time and RTT are nanosecond-exact");
+
+/* ---- the per-CPU records ------------------------------------------------ */
+
+#define DCC_RX_SLOT_BITS 6
+#define DCC_RX_SLOT_MASK ((1U << DCC_RX_SLOT_BITS) - 1)
+
+struct dcc_rx_slots {
+	atomic64_t w[1 << DCC_RX_SLOT_BITS];	/* the records (rxts.h) */
+	atomic64_t tx[1 << DCC_RX_SLOT_BITS];	/* their send times */
+};						/* 1 KB per CPU */
+
+/*
+ * The send-time word beside each record: bits 63..48 the low 16 bits of
+ * the ACK's ack_seq, bits 47..0 the low 48 bits of the newest send time
+ * (ns, 78 hours) of the data it acknowledges; 0 = none.  Read after the
+ * record; the ack_seq bits and the microsecond check in dcc_rx_exact_tx()
+ * refuse a word that does not belong to it.
+ */
+#define DCC_RX_TX_BITS	48
+#define DCC_RX_TX_MASK	((1ULL << DCC_RX_TX_BITS) - 1)
+/* skbs the probe walks at most per ACK (64 KB TSO skbs: 4 MB acked) */
+#define DCC_RX_WALK_MAX	64
+static DEFINE_PER_CPU_ALIGNED(struct dcc_rx_slots, dcc_rx_slots);
+
+/* low DCC_RX_SLOT_BITS: the slot; the DCC_RXTS_TAG_BITS above: the tag */
+static u32 dcc_rx_hash(const struct sock *sk)
+{
+	return hash_ptr((void *)sk, DCC_RX_SLOT_BITS + DCC_RXTS_TAG_BITS);
+}
+
+/*
+ * Slots are this CPU's (raw_cpu_ptr): a backlog run may be preempted and
+ * migrate; the other CPU's slot then fails the match.
+ */
+
+/* ---- the probe ------------------------------------------------------------ */
+
+/* The host delay of a stamp on a clock reading @now, if within the bound. */
+static bool dcc_rx_delay(u64 now, u64 stamp, u64 max_ns, u64 *host_ns)
+{
+	return dcc_rxts_host_delay(now, stamp, host_ns) == DCC_RXTS_OK &&
+	       dcc_rxts_accept(*host_ns, false, 0, max_ns) == DCC_RXTS_OK;
+}
+
+/*
+ * The ACK's host delay and where it came from (enum dcc_rxts_rec_src).
+ * The RTT rule is applied later, by dcc_rx_correct(), which knows the RTT.
+ */
+static u32 dcc_rx_stamp(struct sk_buff *skb, int mode, u64 *host_ns)
+{
+	u64 max_ns = (u64)READ_ONCE(dcc_rx_host_max_us) * NSEC_PER_USEC;
+	bool refused = false;
+	u64 stamp;
+
+	if (mode != DCC_RX_MODE_SW) {
+		stamp = ktime_to_ns(skb_hwtstamps(skb)->hwtstamp);
+		if (stamp) {
+			u64 now = READ_ONCE(dcc_rx_hw_real) ?
+				  ktime_get_real_ns() : ktime_get_clocktai_ns();
+
+			if (dcc_rx_delay(now, stamp, max_ns, host_ns))
+				return DCC_RXTS_REC_HW;
+			refused = true;
+		}
+	}
+	if (mode != DCC_RX_MODE_HW && skb->tstamp && dcc_skb_tstamp_is_real(skb)) {
+		stamp = ktime_to_ns(skb->tstamp);
+		if (dcc_rx_delay(ktime_get_real_ns(), stamp, max_ns, host_ns))
+			return DCC_RXTS_REC_SW;
+		refused = true;
+	}
+	*host_ns = 0;
+	return refused ? DCC_RXTS_REC_REFUSED : DCC_RXTS_REC_NONE;
+}
+
+/*
+ * The nanosecond send time of the data this ACK acknowledges (0: none):
+ * the stack's rs->rtt_us is whole microseconds (tcp_mstamp minus the send
+ * stamp in us of the last skb, in sequence order, that the ACK covers,
+ * partly covered TSO skbs included), which quantises a 10 us RTT by up to
+ * 10%.  Before tcp_ack() runs, the retransmission queue still holds those
+ * skbs with their skb_mstamp_ns: walk it from the head over every skb
+ * that starts below ack_seq, and keep the last one's time.  A SACKed or
+ * retransmitted one may be what the stack timed instead: the microsecond
+ * check on the reader's side then refuses it.
+ */
+static u64 dcc_rx_newest_tx(const struct sock *sk, u32 ack_seq)
+{
+	struct sk_buff *skb = tcp_rtx_queue_head(sk);
+	u64 tx = 0;
+	int n = 0;
+
+	while (skb && before(TCP_SKB_CB(skb)->seq, ack_seq) &&
+	       n++ < DCC_RX_WALK_MAX) {
+		tx = skb->skb_mstamp_ns;
+		skb = skb_rb_next(skb);
+	}
+	return tx;
+}
+
+/* Leave this dcc ACK's record (and send time) for dcc_rx_correct(). */
+static noinline void dcc_rx_record(struct sock *sk, struct sk_buff *skb, int mode)
+{
+	u32 ack_seq = TCP_SKB_CB(skb)->ack_seq;
+	struct dcc_rx_slots *slots = raw_cpu_ptr(&dcc_rx_slots);
+	u64 host_ns, tx = dcc_rx_newest_tx(sk, ack_seq);
+	u32 src = dcc_rx_stamp(skb, mode, &host_ns);
+	u32 h = dcc_rx_hash(sk), i = h & DCC_RX_SLOT_MASK;
+
+	atomic64_set(&slots->tx[i], tx ? ((u64)(ack_seq & 0xffff) << DCC_RX_TX_BITS) |
+				  (tx & DCC_RX_TX_MASK) : 0);
+	atomic64_set(&slots->w[i],
+		     dcc_rxts_pack(ack_seq, src, h >> DCC_RX_SLOT_BITS, host_ns));
+}
+
+/*
+ * tcp:tcp_probe, first statement of tcp_rcv_established().  The filter
+ * is kept apart from dcc_rx_record() so that other sockets' segments run
+ * no prologue: a flag test, a load and the list compares (about 10 + 4 per
+ * registered dcc CC instructions on x86-64).
+ */
+static void dcc_rx_probe(void *data, struct sock *sk, struct sk_buff *skb)
+{
+	int mode = READ_ONCE(dcc_rx_active);
+
+	if (!(TCP_SKB_CB(skb)->tcp_flags & TCPHDR_ACK) ||
+	    mode == DCC_RX_MODE_OFF || !dcc_rx_is_dcc(sk))
+		return;
+	dcc_rx_record(sk, skb, mode);
+}
+
+/* ---- the sample side ------------------------------------------------------ */
+
+/*
+ * A corrected RTT below the socket's minimum becomes the minimum, so
+ * tcp_min_rtt(), ss -ti's minrtt, dcc_base_rtt_us() and the shared
+ * per-destination table follow corrected samples.  A new minimum resets
+ * the windowed filter in minmax_running_min() too (not exported), so
+ * minmax_reset() is what the stack itself would do with this value.  The
+ * stack keeps feeding its own (uncorrected, larger) samples, which never
+ * lower the minimum below ours.  cong_control owns the socket: the cast
+ * drops the const of dcc_sample_get()'s interface only.
+ */
+static void dcc_rx_lower_min_rtt(const struct sock *sk, u32 rtt_us)
+{
+	struct tcp_sock *tp = tcp_sk((struct sock *)sk);
+
+	if (rtt_us < tcp_min_rtt(tp))
+		minmax_reset(&tp->rtt_min, tcp_jiffies32, rtt_us);
+}
+
+static void dcc_rx_count(int i)
+{
+	this_cpu_inc(dcc_rx_counts.c[i]);
+}
+
+/*
+ * The probe's nanosecond send time @w, if it is the one the stack timed
+ * (its microseconds equal tcp_mstamp - rs->rtt_us): then the RTT is
+ * tcp_clock_cache - tx in ns, instead of rtt_us * 1000.
+ */
+static void dcc_rx_exact_tx(const struct sock *sk, const struct rate_sample *rs,
+			    struct dcc_sample *s, u64 w)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 now = tp->tcp_clock_cache, tx;
+
+	if (!w || (u32)(w >> DCC_RX_TX_BITS) != (tp->snd_una & 0xffff))
+		return;
+	tx = (now & ~DCC_RX_TX_MASK) | (w & DCC_RX_TX_MASK);
+	if (tx > now)
+		tx -= DCC_RX_TX_MASK + 1;
+	if (div_u64(tx, NSEC_PER_USEC) != tp->tcp_mstamp - (u64)rs->rtt_us)
+		return;
+	s->rtt_ns = (u32)min_t(u64, now - tx, DCC_SAMPLE_RTT_MAX_NS);
+	s->tx_ns = s->rx_ns - s->rtt_ns;
+	s->rtt_us = max_t(u32, s->rtt_ns / NSEC_PER_USEC, 1);
+	s->tx_us = s->rx_us - s->rtt_us;
+	dcc_rx_count(DCC_RXC_TX_NS);
+}
+
+void dcc_rx_correct(const struct sock *sk, const struct rate_sample *rs,
+		    struct dcc_sample *s, bool has_rtt)
+{
+	int mode = READ_ONCE(dcc_rx_active);
+	u64 max_ns = (u64)READ_ONCE(dcc_rx_host_max_us) * NSEC_PER_USEC;
+	struct dcc_rx_slots *slots;
+	struct dcc_rxts_rec r;
+	u32 h;
+
+	if (mode == DCC_RX_MODE_OFF)
+		return;
+	h = dcc_rx_hash(sk);
+	slots = raw_cpu_ptr(&dcc_rx_slots);
+	r = dcc_rxts_unpack(atomic64_read(&slots->w[h & DCC_RX_SLOT_MASK]));
+	if (r.tag != h >> DCC_RX_SLOT_BITS || r.ack_seq != tcp_sk(sk)->snd_una) {
+		dcc_rx_count(DCC_RXC_NO_RECORD);
+		goto stack;
+	}
+	if (has_rtt)
+		dcc_rx_exact_tx(sk, rs, s,
+				atomic64_read(&slots->tx[h & DCC_RX_SLOT_MASK]));
+	if (r.src == DCC_RXTS_REC_NONE)
+		goto stack;
+	if (r.src == DCC_RXTS_REC_REFUSED ||
+	    dcc_rxts_accept(r.host_ns, has_rtt, s->rtt_ns, max_ns) != DCC_RXTS_OK) {
+		dcc_rx_count(DCC_RXC_REJECTS);
+		goto stack;
+	}
+
+	/* host_ns <= max_ns <= 1 s: fits the sample's u32 */
+	s->host_ns = (u32)r.host_ns;
+	s->rx_src = r.src == DCC_RXTS_REC_HW ? DCC_RX_HW : DCC_RX_SW;
+	s->rx_ns -= r.host_ns;
+	s->rx_us = div_u64(s->rx_ns, NSEC_PER_USEC);
+	if (has_rtt) {
+		/* host_ns < rtt_ns: the RTT stays positive; tx_ns is unchanged */
+		s->rtt_ns -= (u32)r.host_ns;
+		s->rtt_us = max_t(u32, s->rtt_ns / NSEC_PER_USEC, 1);
+		s->tx_us = s->rx_us - s->rtt_us;
+		dcc_rx_lower_min_rtt(sk, s->rtt_us);
+	}
+	dcc_rx_count(s->rx_src == DCC_RX_HW ? DCC_RXC_HW : DCC_RXC_SW);
+	return;
+stack:
+	dcc_rx_count(DCC_RXC_STACK);
+}
+
+/* ---- switching modes ------------------------------------------------------ */
+
+static void dcc_rx_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "tcp_probe"))
+		*(struct tracepoint **)priv = tp;
+}
+
+/* Put @mode in force: probe and net timestamps as it needs.  Mutex held. */
+static void dcc_rx_apply(int mode)
+{
+	bool probe = mode != DCC_RX_MODE_OFF;
+	bool sw = mode == DCC_RX_MODE_SW || mode == DCC_RX_MODE_AUTO;
+
+	lockdep_assert_held(&dcc_rx_mutex);
+	if (sw && !dcc_rx_netstamp) {
+		net_enable_timestamp();
+		dcc_rx_netstamp = true;
+	}
+	if (probe && !dcc_rx_attached && dcc_rx_tp) {
+		int err = tracepoint_probe_register(dcc_rx_tp, dcc_rx_probe, NULL);
+
+		if (err)
+			pr_info("dcc_lib: cannot attach to tcp:tcp_probe (%d): samples keep the stack clock (rx_no_record)\n",
+				err);
+		else
+			dcc_rx_attached = dcc_rx_ever_attached = true;
+	}
+	WRITE_ONCE(dcc_rx_active, mode);
+	if (!probe && dcc_rx_attached) {
+		/* the probe's code stays until module exit synchronises */
+		tracepoint_probe_unregister(dcc_rx_tp, dcc_rx_probe, NULL);
+		dcc_rx_attached = false;
+	}
+	if (!sw && dcc_rx_netstamp) {
+		net_disable_timestamp();
+		dcc_rx_netstamp = false;
+	}
+}
+
+static int dcc_rx_mode_set(const char *val, const struct kernel_param *kp)
+{
+	int m = sysfs_match_string(dcc_rx_mode_names, val);
+
+	if (m < 0)
+		return -EINVAL;
+	mutex_lock(&dcc_rx_mutex);
+	dcc_rx_mode = m;
+	if (dcc_rx_ready)
+		dcc_rx_apply(m);
+	mutex_unlock(&dcc_rx_mutex);
+	return 0;
+}
+
+static int dcc_rx_mode_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", dcc_rx_mode_names[READ_ONCE(dcc_rx_mode)]);
+}
+
+static const struct kernel_param_ops dcc_rx_mode_ops = {
+	.set = dcc_rx_mode_set,
+	.get = dcc_rx_mode_get,
+};
+module_param_cb(rx_timestamps, &dcc_rx_mode_ops, NULL, 0644);
+MODULE_PARM_DESC(rx_timestamps,
+		 "ACK receive time source: off|sw|hw|auto (auto: NIC stamp, else kernel stamp, else stack clock)");
+
+static int dcc_rx_clock_set(const char *val, const struct kernel_param *kp)
+{
+	int c = sysfs_match_string(dcc_rx_clock_names, val);
+
+	if (c < 0)
+		return -EINVAL;
+	WRITE_ONCE(dcc_rx_hw_real, c);
+	return 0;
+}
+
+static int dcc_rx_clock_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", dcc_rx_clock_names[READ_ONCE(dcc_rx_hw_real)]);
+}
+
+static const struct kernel_param_ops dcc_rx_clock_ops = {
+	.set = dcc_rx_clock_set,
+	.get = dcc_rx_clock_get,
+};
+module_param_cb(rx_hw_clock, &dcc_rx_clock_ops, NULL, 0644);
+MODULE_PARM_DESC(rx_hw_clock, "timescale of NIC RX stamps: tai (PTP) or real");
+
+int dcc_rx_init(void)
+{
+	/* the record's delay field must hold more than the largest bound */
+	BUILD_BUG_ON(DCC_RXTS_REC_MAX_NS <= 1000000ULL * NSEC_PER_USEC);
+
+	for_each_kernel_tracepoint(dcc_rx_find_tp, &dcc_rx_tp);
+	if (!dcc_rx_tp)
+		pr_info("dcc_lib: tracepoint tcp:tcp_probe not found: RX timestamps unavailable, samples keep the stack clock (rx_no_record)\n");
+	mutex_lock(&dcc_rx_mutex);
+	dcc_rx_ready = true;
+	dcc_rx_apply(dcc_rx_mode);
+	mutex_unlock(&dcc_rx_mutex);
+	return 0;
+}
+
+void dcc_rx_exit(void)
+{
+	mutex_lock(&dcc_rx_mutex);
+	dcc_rx_apply(DCC_RX_MODE_OFF);
+	dcc_rx_ready = false;
+	mutex_unlock(&dcc_rx_mutex);
+	/* no CPU may still run dcc_rx_probe once the module is freed */
+	if (dcc_rx_ever_attached)
+		tracepoint_synchronize_unregister();
+}
