@@ -286,7 +286,9 @@ int main(void)
 
 	/*
 	 * 5. software timestamps: zero-mean noise of +-15% of the base RTT
-	 * on every RTT sample.  The BLS averages it out; what must not
+	 * on every RTT sample, on its receive time as host delay is (the
+	 * send times, the BLS's x, are exact; model.h).  The BLS averages
+	 * it out; what must not
 	 * happen is a collapse of u (a lone flow or a pair losing the link).
 	 * Biased noise (host latency that inflates the mean RTT beyond the
 	 * 0.5 RTT_base target) is different: OSCAR reads it as queue and
