@@ -193,23 +193,29 @@ static void on_depart(struct model *m, struct model_ev e)
 	ev_push(m, e);
 }
 
-/* the RTT the sender measures: the real one plus the sample noise */
-static u64 measured_rtt(struct model *m, u64 rtt)
+/*
+ * When the sender's stack takes the ACK in: its arrival plus the sample
+ * noise, uniform in +-noise_ns, never before the packet's send time (the
+ * kernel's rx_ns is its clock at processing, host delay included).
+ */
+static u64 measured_rx(struct model *m, u64 send_ns)
 {
-	u64 n = m->link.noise_ns;
+	u64 n = m->link.noise_ns, rx = m->now_ns;
 
 	if (n) {
 		u64 r = rnd(m) % (2 * n + 1);
 
-		rtt = rtt + r > n ? rtt + r - n : 1;
+		rx = rx + r > n ? rx + r - n : 0;
 	}
-	return rtt;
+	return rx > send_ns ? rx : send_ns + 1;
 }
 
 static void on_ack(struct model *m, const struct model_ev *e)
 {
 	struct model_flow *f = &m->f[e->flow];
-	u64 rtt = measured_rtt(m, m->now_ns - e->send_ns);
+	u64 rx = measured_rx(m, e->send_ns);
+	/* as dcc_sample_get(): rtt clamped to 1 s, tx = rx - rtt */
+	u64 rtt = rx - e->send_ns;
 	struct dcc_sample s;
 
 	if (rtt > DCC_SAMPLE_RTT_MAX_NS)
@@ -224,13 +230,13 @@ static void on_ack(struct model *m, const struct model_ev *e)
 	if (rtt > f->rtt_max_ns)
 		f->rtt_max_ns = (u32)rtt;
 	s = (struct dcc_sample){
-		.rx_ns = m->now_ns, .tx_ns = m->now_ns - rtt, .rtt_ns = (u32)rtt,
+		.rx_ns = rx, .tx_ns = rx - rtt, .rtt_ns = (u32)rtt,
 		.acked = 1, .acked_bytes = m->link.mss, .mss = m->link.mss,
 		/* as Linux's rs->delivered: deliveries while it was in flight */
 		.infl_pkts = (u32)(f->delivered - e->deliv),
 		.ce = e->ce,
 		.first_window = e->deliv == 0,
-		.rx_us = m->now_ns / 1000,
+		.rx_us = rx / 1000,
 		.rtt_us = rtt >= 1000 ? (u32)(rtt / 1000) : 1,
 	};
 	s.tx_us = s.rx_us - s.rtt_us;

@@ -21,11 +21,21 @@
  *    slow_ppm, extra delay slow_ns): per-packet spraying over paths of
  *    which some are congested, with the reordering that comes with it;
  *  - every delivered packet is ACKed at once (the receivers of the
- *    delay-based tests ACK every segment); the ACK carries an RTT sample
- *    with optional uniform noise of +-noise_ns (measurement noise: the
- *    packet's real timing is unchanged), infl_pkts as Linux's
- *    rs->delivered (deliveries while the packet was in flight), the CE
- *    mark, and first_window for packets sent before the first ACK;
+ *    delay-based tests ACK every segment); the ACK carries an RTT sample,
+ *    infl_pkts as Linux's rs->delivered (deliveries while the packet was
+ *    in flight), the CE mark, and first_window for packets sent before
+ *    the first ACK;
+ *  - sample noise (noise_ns) is on the receive time, where the kernel has
+ *    it: dcc_sample_get() takes rx_ns from the stack's clock when it
+ *    processes the ACK (host delay included) and tx_ns = rx_ns - rtt_ns
+ *    is the exact send time.  So rx_ns = the ACK's arrival + a uniform
+ *    draw in +-noise_ns (never at or before the send time), tx_ns is the
+ *    packet's send time, rtt_ns = rx_ns - tx_ns (clamped to 1 s, tx_ns
+ *    then follows rx_ns as in the kernel).  The noise is measurement
+ *    only: the packet's real timing is unchanged.  Being independent per
+ *    ACK and zero-mean, it lets rx_ns of successive ACKs step back by up
+ *    to 2 * noise_ns (a kernel socket's rx_ns does not): a core that
+ *    takes rx_ns as its clock must compare it wrap-safe;
  *  - a dropped packet is reported one base RTT after its drop, as an
  *    ACK-less sample (losses = 1, why = NO_ACKED | NO_RTT): the moment a
  *    SACK-based sender would learn of it.  Nothing is retransmitted: the
@@ -57,7 +67,7 @@ struct model_link {
 	u32 mss;		/* bytes per packet (default 1500) */
 	u64 limit_bytes;	/* drop-tail limit, 0 = unlimited */
 	u64 ecn_k_bytes;	/* CE-mark above this many bytes queued, 0 = never */
-	u32 noise_ns;		/* RTT sample noise, uniform in +-noise_ns */
+	u32 noise_ns;		/* receive-time noise, uniform in +-noise_ns */
 	u32 slow_ppm;		/* per-packet chance of the slow path, ppm */
 	u64 slow_ns;		/* the slow path's extra one-way delay */
 	u32 min_cwnd_pkts;	/* floor of the applied window (default 2) */

@@ -10,18 +10,25 @@
 #include "tap.h"
 #include "model.h"
 
+static struct model m;
+
 /* A core that never changes its decision, and counts what it is told. */
 struct fixed_cc {
 	u64 acks, ce, losses, first_window, bad_rtt;
 	u64 infl_sum, infl_n;
 	u64 last_rx_ns;
 	bool rx_backwards;
+	/* receive-time noise: rx_ns - the model's clock at the ACK */
+	s64 rx_off_min, rx_off_max, rx_off_sum;
+	/* send times off the pacing grid (tx_grid_ns, 0 = not checked) */
+	u64 tx_grid_ns, tx_off_grid;
 };
 
 static void fixed_on_ack(void *cc, const struct dcc_sample *s,
 			 struct dcc_decision *d)
 {
 	struct fixed_cc *c = cc;
+	s64 off = (s64)(s->rx_ns - m.now_ns);
 
 	(void)d;
 	if (s->rx_ns < c->last_rx_ns)
@@ -35,11 +42,14 @@ static void fixed_on_ack(void *cc, const struct dcc_sample *s,
 	c->first_window += s->first_window;
 	if (s->rx_ns - s->tx_ns != s->rtt_ns || !s->rtt_ns)
 		c->bad_rtt++;
+	if (c->tx_grid_ns && s->tx_ns % c->tx_grid_ns)
+		c->tx_off_grid++;
+	c->rx_off_min = off < c->rx_off_min ? off : c->rx_off_min;
+	c->rx_off_max = off > c->rx_off_max ? off : c->rx_off_max;
+	c->rx_off_sum += off;
 	c->infl_sum += s->infl_pkts;
 	c->infl_n++;
 }
-
-static struct model m;
 
 static int add_fixed(struct fixed_cc *c, u32 base_ns, u64 rate, u64 cwnd_bytes)
 {
@@ -197,11 +207,14 @@ static void test_noise_slow_first(void)
 {
 	struct fixed_cc c;
 	u64 acks1, ce1;
+	double n = 200000;
 
-	tap_begin("model: noise within +-n, slow path on ~q of packets, first window flagged, same seed same run");
+	tap_begin("model: noise on rx within +-n, tx exact, slow path on ~q of packets, first window flagged, same seed same run");
 	model_init(&m, &(struct model_link){ .rate_bytes_ps = C100M, .noise_ns = 200000,
 					     .slow_ppm = 250000, .slow_ns = 5 * MS, .seed = 7 });
 	add_fixed(&c, 10 * MS, C100M / 2, 1ULL << 40);
+	/* paced at 50%: a packet every 240 us from time 0, exactly */
+	c.tx_grid_ns = 240000;
 	model_run(&m, 1000 * MS);
 	/* true RTT 10.12 ms, slow ones 15.12 ms, +-0.2 ms noise */
 	CHECK(m.f[0].rtt_min_ns >= 10 * MS + 120000 - 200000 &&
@@ -213,7 +226,21 @@ static void test_noise_slow_first(void)
 	/* paced at 50%: one BDP/2 = 42 packets leave before the first ACK */
 	CHECK(c.first_window >= 40 && c.first_window <= 44, "first window %llu",
 	      (unsigned long long)c.first_window);
-	CHECK(!c.rx_backwards && c.bad_rtt == 0, "rx order / rtt identity");
+	CHECK(c.bad_rtt == 0, "rtt identity rx - tx = rtt");
+	/*
+	 * the noise is on the receive time: the send times are the exact
+	 * pacing grid, rx_ns strays from the ACK's arrival by at most n, and
+	 * zero-mean: over ~4000 ACKs the mean offset is within 0.05 n (its
+	 * standard error is n / sqrt(3 * 4000) = 0.009 n)
+	 */
+	CHECK(c.acks > 4000 && c.tx_off_grid == 0, "tx off the pacing grid: %llu of %llu",
+	      (unsigned long long)c.tx_off_grid, (unsigned long long)c.acks);
+	CHECK(c.rx_off_min >= -n && c.rx_off_max <= n &&
+	      c.rx_off_min < -0.9 * n && c.rx_off_max > 0.9 * n,
+	      "rx offset %lld..%lld want within +-%.0f, both ends reached",
+	      (long long)c.rx_off_min, (long long)c.rx_off_max, n);
+	CHECK(fabs((double)c.rx_off_sum / (double)c.acks) <= 0.05 * n, "rx offset mean %.0f",
+	      (double)c.rx_off_sum / (double)c.acks);
 	acks1 = c.acks;
 	ce1 = m.f[0].rtt_sum_ns;
 	model_free(&m);
@@ -222,6 +249,23 @@ static void test_noise_slow_first(void)
 	add_fixed(&c, 10 * MS, C100M / 2, 1ULL << 40);
 	model_run(&m, 1000 * MS);
 	CHECK(c.acks == acks1 && m.f[0].rtt_sum_ns == ce1, "second run differs");
+	model_free(&m);
+	tap_end();
+}
+
+/* without noise rx_ns is the ACK's arrival: in order, no offset */
+static void test_no_noise_rx_exact(void)
+{
+	struct fixed_cc c;
+
+	tap_begin("model: without noise rx_ns is the model's clock at the ACK, in order");
+	model_init(&m, &(struct model_link){ .rate_bytes_ps = C100M });
+	add_fixed(&c, 10 * MS, C100M * 2, 250000);
+	model_run(&m, 500 * MS);
+	CHECK(c.acks > 1000 && c.rx_off_min == 0 && c.rx_off_max == 0 && !c.rx_backwards,
+	      "rx offset %lld..%lld, backwards %d", (long long)c.rx_off_min,
+	      (long long)c.rx_off_max, c.rx_backwards);
+	CHECK(c.bad_rtt == 0, "rtt identity rx - tx = rtt");
 	model_free(&m);
 	tap_end();
 }
@@ -239,5 +283,6 @@ int main(void)
 	test_ecn();
 	test_mixed_rtt_and_stop();
 	test_noise_slow_first();
+	test_no_noise_rx_exact();
 	return tap_done();
 }
