@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * OSCAR's per-ACK core (Zhang et al., NSDI'26, Algorithms 1 and 2), plain
- * C, in nanoseconds.  tcp_oscar.ko, the unit-test model
- * (selftests/unit/test_oscar_law.c), the fuzzer (fuzz_oscar.c) and the
+ * C, in nanoseconds.  tcp_oscar.ko, the unit tests (selftests/unit/
+ * test_oscar_law.c, through the shared bottleneck model
+ * selftests/unit/model.c), the fuzzer (fuzz_oscar.c) and the
  * callgrind bench (bench_oscar.c) all call oscar_on_ack(); the theory is
  * in modules/oscar/tcp_oscar.c, the steps in modules/oscar/oscar_law.c.
  *
@@ -64,7 +65,7 @@
  * avoid tiny denominators"); with software timestamps a slow flow's 3-sample
  * batch gives a noisy rate, and min(u_w, u_r) when decelerating turns that
  * noise into a downward bias that traps slow flows (8-flow incast under
- * +-300 us noise: Jain 0.59 with 3, 0.97 with 16, in test_oscar_law; the
+ * +-300 us noise: Jain 0.74 with 3, 0.99 with 16, in test_oscar_law; the
  * same trap in the VM).  16 leaves fast flows' batches at tau and stretches
  * slow flows' to 16 ACKs.  Module parameter min_samples; 3 = paper.
  */
