@@ -84,8 +84,9 @@ struct dcc_sample {
 				 */
 	/*
 	 * The same times in microseconds, for the code not yet moved to
-	 * nanoseconds: rx_us = rx_ns / 1000, rtt_us = rtt_ns / 1000 (at least
-	 * 1 when valid), tx_us = rx_us - rtt_us.
+	 * nanoseconds: rx_us = rx_ns / 1000, rtt_us = rtt_ns / 1000, tx_us =
+	 * rx_us - rtt_us.  A valid sample's rtt_us (and, when the stack timed
+	 * it in whole us, its rtt_ns) may be 0: a loopback RTT below 1 us.
 	 */
 	u64 rx_us;
 	u64 tx_us;
