@@ -152,40 +152,57 @@ static bool inj_our_device(const struct sk_buff *skb)
 	       (!ns || dev_net(dev)->ns.inum == ns);
 }
 
-/* the second pass: the software stamp back into a receive stamp */
+/*
+ * The second pass: the software stamp back into a receive stamp.  Only with
+ * sw=1, which made the first pass overwrite skb->tstamp: otherwise a delivery
+ * time there is the peer's (TCP's departure time, kept across veth and
+ * forwarding), for ip_local_deliver() to drop.
+ */
 static void inj_second_pass(struct sk_buff *skb)
 {
 	atomic_long_inc(&reinjected);
-	if (skb->tstamp && inj_is_delivery_time(skb)) {
+	if (READ_ONCE(sw) && skb->tstamp && inj_is_delivery_time(skb)) {
 		skb_set_delivery_time(skb, skb->tstamp, INJ_DELIVERY_REAL);
 		atomic_long_inc(&sw_restored);
 	}
 }
 
-static void inj_first_pass(struct sk_buff *skb)
+/* the hardware stamp, in the shared info: only an skb's own, only once */
+static bool inj_stamp_hw(struct sk_buff *skb, long off)
 {
 	struct skb_shared_hwtstamps *hwts;
-	long off = READ_ONCE(offset_ns);
-	bool do_hw = READ_ONCE(hw), do_sw = READ_ONCE(sw);
 
-	if (do_hw) {
-		if (skb_cloned(skb)) {
-			atomic_long_inc(&skipped_cloned);
-			return;
-		}
-		hwts = skb_hwtstamps(skb);
-		if (hwts->hwtstamp) {
-			atomic_long_inc(&skipped_stamped);
-			return;
-		}
-		hwts->hwtstamp = ktime_add_ns(READ_ONCE(hw_clock) == INJ_CLOCK_REAL ?
-					      ktime_get_real() : ktime_get_clocktai(), off);
+	if (skb_cloned(skb)) {
+		atomic_long_inc(&skipped_cloned);
+		return false;
 	}
-	/* a delivery time until the second pass (see the top) */
-	if (do_sw)
+	hwts = skb_hwtstamps(skb);
+	if (hwts->hwtstamp) {
+		atomic_long_inc(&skipped_stamped);
+		return false;
+	}
+	hwts->hwtstamp = ktime_add_ns(READ_ONCE(hw_clock) == INJ_CLOCK_REAL ?
+				      ktime_get_real() : ktime_get_clocktai(), off);
+	return true;
+}
+
+static void inj_first_pass(struct sk_buff *skb)
+{
+	long off = READ_ONCE(offset_ns);
+	bool done = false;
+
+	if (READ_ONCE(hw))
+		done = inj_stamp_hw(skb, off);
+	/*
+	 * skb->tstamp is the skb's own, clone or not; a delivery time until
+	 * the second pass (see the top)
+	 */
+	if (READ_ONCE(sw)) {
 		skb_set_delivery_time(skb, ktime_add_ns(ktime_get_real(), off),
 				      INJ_DELIVERY_MONO);
-	if (do_hw || do_sw)
+		done = true;
+	}
+	if (done)
 		atomic_long_inc(&stamped);
 }
 
