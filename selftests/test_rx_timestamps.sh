@@ -25,6 +25,11 @@
 #   hw, stamp 10 s old       D included, rx_rejects rose
 #   hw, D > rx_host_max_us   D included, rx_rejects rose
 # and bad writes to rx_timestamps / rx_hw_clock / rx_host_max_us refused.
+# Measured (icount guest, 6.1 and 6.12 alike, D = 3 ms): BASE 10.035 ms,
+# ping through the ifb 13.04 ms; minrtt off 13.03 ms, hw and sw 10.02 ms,
+# refused stamps 13.03 ms; ~4100 samples per 3 s flow, each counted in
+# rx_hw, rx_sw or rx_rejects as the case wants.  Without the feature the
+# hw, sw, refused and parameter cases fail (minrtt 13.03 ms, no counters).
 # The guest's TAI offset is 0 (nothing sets it), so TAI and REALTIME read
 # the same: the stamps' clock (inject clock=tai, dcc_lib rx_hw_clock=tai,
 # the defaults) is not told apart here.
