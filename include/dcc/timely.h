@@ -251,8 +251,8 @@ static inline u64 timely_params_init_rate(const struct timely_params *p)
  * RTT (1 ms if none yet), clamped to [rate_min, rate_max]; the first window opens.
  */
 void timely_on_init(struct timely_state *st, const struct timely_cfg *c,
-		 u64 init_rate_bps, u64 now_ns, u32 min_rtt_ns, u64 iw_bytes,
-		 u32 mss, u64 rate_max, struct dcc_decision *d);
+		    u64 init_rate_bps, u64 now_ns, u32 min_rtt_ns, u64 iw_bytes,
+		    u32 mss, u64 rate_max, struct dcc_decision *d);
 
 /*
  * One ACK.  @s: the sample (taken with DCC_SAMPLE_KEEP_DELAYED: a
@@ -373,7 +373,9 @@ u32 timely_n_sample(u64 link_bytes_ps, s32 g_q16, u64 own_bytes_ps);
  */
 static inline void timely_nest_init(struct timely_state *st, u16 n0)
 {
-	st->nest[0] = st->nest[1] = st->nest[2] = n0;
+	st->nest[0] = n0;
+	st->nest[1] = n0;
+	st->nest[2] = n0;
 	st->nest_idx = 0;
 }
 

@@ -368,9 +368,9 @@ static void TIMELY_FN(init)(struct sock *sk)
 	timely_params_get(&p);
 	timely_cfg_resolve(&ca->cfg, TIMELY_VARIANT, &p);
 	timely_on_init(&ca->st, &ca->cfg, timely_params_init_rate(&p),
-		    tp->tcp_clock_cache, timely_min_rtt_ns(sk),
-		    (u64)tcp_snd_cwnd(tp) * tp->mss_cache, tp->mss_cache,
-		    timely_rate_max(sk), &d);
+		       tp->tcp_clock_cache, timely_min_rtt_ns(sk),
+		       (u64)tcp_snd_cwnd(tp) * tp->mss_cache, tp->mss_cache,
+		       timely_rate_max(sk), &d);
 #if IS_SQCC
 	ca->cfg.n_key = sqcc_dst_bucket(sk);
 	atomic_inc(&sqcc_dst_flows[ca->cfg.n_key]);

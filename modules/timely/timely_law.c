@@ -11,12 +11,6 @@
 #ifndef WRITE_ONCE	/* userspace: the fields get_info reads unlocked */
 #define WRITE_ONCE(x, v) ((x) = (v))
 #endif
-#ifndef noinline
-#define noinline __attribute__((noinline))
-#endif
-#ifndef __always_inline
-#define __always_inline inline __attribute__((always_inline))
-#endif
 
 /* ---- configuration ---------------------------------------------------- */
 
@@ -95,12 +89,10 @@ static void timely_win_sample(struct timely_state *st,
 }
 
 /* per ACK: inlined into timely_on_ack (timely_win_add is its export) */
-static __always_inline bool __timely_win_add(struct timely_state *st,
-					     const struct timely_cfg *c,
-					     u64 now_ns, u32 rtt_ns,
-					     bool delayed, u32 bytes,
-					     u32 gap_ns,
-					     struct timely_win_out *o)
+static inline bool __timely_win_add(struct timely_state *st,
+				    const struct timely_cfg *c, u64 now_ns,
+				    u32 rtt_ns, bool delayed, u32 bytes,
+				    u32 gap_ns, struct timely_win_out *o)
 {
 	struct timely_win *w = &st->win;
 	/* a clock that stepped back (a new caller clock) counts as no time */
@@ -383,15 +375,12 @@ static void timely_n_update(struct timely_state *st, const struct timely_cfg *c,
 		return;
 	/* bytes < 2^32, 10^9 < 2^30: 128-bit in dcc_bytes_per_sec */
 	own = dcc_bytes_per_sec(u->win.bytes, u->win.span_ns, DCC_NSEC_PER_SEC);
-	timely_nest_push(st, timely_n_sample(c->link_bytes_ps,
-					      u->law.g_q16, own));
+	timely_nest_push(st, timely_n_sample(c->link_bytes_ps, u->law.g_q16,
+					     own));
 }
 
-/*
- * One completion event: one evaluation of Alg. 1/2/3.  Once per window
- * (~64 KB): kept out of line so that the per-ACK path stays short.
- */
-static noinline void timely_completion(struct timely_state *st,
+/* One completion event: one evaluation of Alg. 1/2/3. */
+static void timely_completion(struct timely_state *st,
 			      const struct timely_cfg *c, u32 base_ns,
 			      u32 n_local, u64 rate_max, bool app_limited,
 			      struct timely_update *u)
@@ -411,10 +400,9 @@ static noinline void timely_completion(struct timely_state *st,
  * BDPs: at most one BDP at the rate over the base RTT, or the initial
  * window, goes out.
  */
-static __always_inline void __timely_decide(const struct timely_state *st,
-					    const struct timely_cfg *c,
-					    u32 min_rtt_ns, u32 mss,
-					    struct dcc_decision *d)
+static inline void __timely_decide(const struct timely_state *st,
+				   const struct timely_cfg *c, u32 min_rtt_ns,
+				   u32 mss, struct dcc_decision *d)
 {
 	u32 base_ns = timely_base_ns(c, min_rtt_ns);
 	u64 cwnd = timely_cwnd_bytes(c, base_ns, st->rate, mss);
@@ -459,8 +447,8 @@ void timely_on_ack(struct timely_state *st, const struct timely_cfg *c,
 /* ---- events ----------------------------------------------------------------- */
 
 void timely_on_init(struct timely_state *st, const struct timely_cfg *c,
-		 u64 init_rate_bps, u64 now_ns, u32 min_rtt_ns, u64 iw_bytes,
-		 u32 mss, u64 rate_max, struct dcc_decision *d)
+		    u64 init_rate_bps, u64 now_ns, u32 min_rtt_ns, u64 iw_bytes,
+		    u32 mss, u64 rate_max, struct dcc_decision *d)
 {
 	u32 base_ns = timely_base_ns(c, min_rtt_ns);
 	u64 rate = init_rate_bps;
