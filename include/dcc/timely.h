@@ -1,41 +1,76 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The rate-update skeleton shared by TIMELY, patched TIMELY and SQCC
- * (Tang et al., "SQCC: Stable Queue Congestion Control", Alg. 1-3), as
- * plain C compiled by tcp_timely.ko, tcp_timely_p.ko, tcp_sqcc.ko and the
- * userspace unit tests.  The kernel glue and the theory are in
- * modules/timely/tcp_timely.c.
+ * The per-ACK control core of TIMELY, patched TIMELY and SQCC (Tang et
+ * al., "SQCC: Stable Queue Congestion Control", Alg. 1-3), as plain C
+ * compiled by tcp_timely.ko, tcp_timely_p.ko, tcp_sqcc.ko, the userspace
+ * unit model, the fuzzer and the callgrind bench.  One entry point per
+ * ACK, timely_on_ack(), takes the neutral sample of dcc/sample.h and
+ * returns the pacing rate and the window cap in bytes; the three
+ * algorithms differ only in the config's kind (the in-band decrease law).
+ * The theory is in modules/timely/tcp_timely.c, the code in
+ * modules/timely/timely_law.c.
  *
- * One completion event (a chunk of acked bytes, at most once per D_minRTT)
- * runs timely_law_update(): RTT-difference EWMA, normalised gradient g,
- * then the T_low / T_high bands with additive increase (and TIMELY's
- * hyperactive increase, HAI) below and the gentle T_high cut above.  The
- * three algorithms differ only in the in-band decrease law (enum
- * timely_law_kind).
+ * Per ACK (timely_on_ack, the steps of bbr_main's shape):
+ *	timely_win_add		the completion window: 64 KB (seg) of
+ *				(S)ACKed bytes and >= D_minRTT; its RTT is
+ *				the min (or last) sample, delayed ACKs only
+ *				as a fallback
+ *	timely_completion	on a closed window: N (SQCC), then
+ *	  timely_law_update	  Alg. 1/2/3 once, then
+ *	  timely_n_update	  SQCC's sender-side N sample
+ *	timely_decide		window cap from the rate (first-window cap
+ *				before the first completion)
+ * Events: timely_on_init, timely_save_undo / timely_on_loss /
+ * timely_on_recovered / timely_on_undo (loss, RTO), timely_on_restart
+ * (restart after idle).
  *
- * Fixed-point scales (ranges are what the callers guarantee):
- *   times: us, u32, RTTs clamped to [1, TIMELY_RTT_MAX = 2^20] (~1 s);
- *	thresholds T_low, T_high, RTT_ref in [1, 10^6].
+ * Units and fixed-point scales, derived for RTTs of 1 us - 1 s and rates
+ * of 1 Mbit/s - 800 Gbit/s (the ranges every caller guarantees):
+ *   times: ns.  The clock ("now") is the sample's rx_ns, u64; the window
+ *	start is kept as u64 too (no wrap).  RTTs are u32 ns, clamped to
+ *	[1, TIMELY_RTT_MAX_NS = 2^30] (1.07 s > DCC_SAMPLE_RTT_MAX_NS), so a
+ *	difference of two fits in s32 (|diff| < 2^30).  T_low, T_high,
+ *	RTT_ref, D_minRTT, base RTT: u32 ns <= 10^9 < 2^30 (parameters are
+ *	us <= 10^6, times 1000).  Sums like base + T_high (< 2^31) are u64.
  *   rates: bytes/s, u64, clamped to [rate_min, rate_max <= 10^11 < 2^37].
- *   rtt_diff: s32, us in Q8 (|rtt_diff| <= 2^20 us -> < 2^28).
- *   g, w, error, factors: Q16 (TIMELY_ONE = 1.0); g clamped to +-64,
- *	w in [0, 1], error in [-1, E_MAX], E_MAX = 1/beta <= 2^20 (Q16 < 2^36).
+ *	delta, rate_min <= 1.25 * 10^10 < 2^34; C <= 10^11 < 2^37.
+ *   rtt_diff: s32 ns, an EWMA of differences, so |rtt_diff| < 2^30.
+ *   g, w, error, factors: Q16 (TIMELY_ONE = 1.0); g = rtt_diff / D_minRTT
+ *	clamped to +-64, w in [0, 1], error in [-1, E_MAX], E_MAX = 1/beta
+ *	<= 2^20 (Q16 < 2^36).
  *   alpha: Q16 in [1, 65536]; beta: Q20 in [1, 2^20] (Q20 so that the
  *	paper's 0.008 keeps precision: 8389, 0.002 % off).
  *   N: u32 in [1, 65535], so N^2 < 2^32.
+ * Products and their bounds (each named again where it is computed):
+ *   alpha x (diff - rtt_diff): 2^17 x 2^31 = 2^48 (s64)
+ *   rtt_diff << 16: 2^46 (s64);  (d - T_high) << 16: 2^46
+ *   beta x g: 2^21 x 2^22 = 2^43;  beta x error: 2^21 x 2^36 = 2^57
+ *   rate x factor (Q16, <= 2): 2^37 x 2^17 = 2^54;  delta (x5 HAI) x
+ *	(1 - w): 2^37 x 2^16 = 2^53
+ *   SQCC error T_high (d - T_low) << 16 / (T_low (T_high - d)):
+ *	2^30 x 2^46 = 2^76, a 128-bit product (dcc_mul_div); the
+ *	denominator < 2^60
+ *   SQCC k T_low0: 4 x 10^9 < 2^32 (computed in u64);  C k: 2^39
+ *   N sample C (1 + g) / R: 2^37 x 2^17, 128-bit (dcc_mul_div)
+ *   cwnd: rate x (base + T_high) ns / 10^9: 2^37 x 2^31, 128-bit
+ *	(dcc_rate_time_bytes); the result < 2^38 bytes
+ *   N's own rate bytes x 10^9 / span_ns: 2^32 x 2^30, 128-bit
  */
 #ifndef _DCC_TIMELY_H
 #define _DCC_TIMELY_H
 
 #include "fixp.h"
 #include "median.h"
+#include "sample.h"
 
 #define TIMELY_Q 16
 #define TIMELY_ONE (1 << TIMELY_Q)
 #define TIMELY_BETA_Q 20
-#define TIMELY_RTT_MAX (1U << 20)	/* us */
+#define TIMELY_RTT_MAX_NS (1U << 30)	/* ~1.07 s */
 #define TIMELY_N_MAX 65535U
 #define TIMELY_HAI_MULT 5		/* TIMELY [17]: 5 x delta in HAI */
+#define TIMELY_INIT_CWND 10		/* TCP_INIT_CWND (BUILD_BUG_ON'd) */
+#define TIMELY_PRIOR_SHIFT 6		/* undo rate: u32 in 64 B/s units */
 
 /* Which in-band decrease law (the only difference between the three) */
 enum timely_law_kind {
@@ -54,148 +89,311 @@ enum timely_branch {
 	TIMELY_BR_BLEND = 5,	/* patched/SQCC: delta(1-w) + rate(1 - beta err w) */
 };
 
+/* Where SQCC's incast degree N comes from (timely_cfg.n_source) */
+enum timely_n_source {
+	TIMELY_N_AUTO = 0,	/* parameter only: ESTIMATE if C is set, else LOCAL */
+	TIMELY_N_FIXED = 1,	/* n_flows */
+	TIMELY_N_LOCAL = 2,	/* the caller's n_local (this host's flows) */
+	TIMELY_N_ESTIMATE = 3,	/* max(n_local, median of C (1 + g) / R) */
+};
+
 /*
- * A socket's law inputs, resolved from its parameter snapshot on every
- * completion (base_us follows tcp_min_rtt()).
+ * The module parameters, in their sysfs units: the glue's snapshot at
+ * init, turned into a struct timely_cfg once by timely_cfg_resolve().
  */
-struct timely_law_cfg {
-	u8 kind;		/* enum timely_law_kind */
-	u8 hai_thresh;		/* HAI after this many g < 0 events, 0 = off */
-	bool relative;		/* thresholds are queueing delay above base_us */
-	bool thigh_max_cut;	/* SQCC option (spec G13): above T_high cut as
-				 * at error = E_MAX instead of the gentle cut
+struct timely_params {
+	u32 t_low_us, t_high_us;	/* 1..10^6, t_low < t_high */
+	u32 rtt_ref_us;			/* patched TIMELY, 1..10^6 */
+	u32 alpha_ppm, beta_ppm;	/* 1..10^6 */
+	u32 delta_kbps;			/* 1..10^8 */
+	u32 min_rtt_us;			/* D_minRTT, 0..10^6, 0 = base RTT */
+	u32 base_rtt_us;		/* 0..10^6, 0 = the measured min RTT */
+	u32 seg_bytes;			/* 1448..4194304 */
+	u32 link_mbps;			/* C, 0..800000, 0 = unknown */
+	u32 rate_min_kbps;		/* 1..10^8 */
+	u32 init_rate_kbps;		/* 0..8 * 10^8, 0 = link or IW / RTT */
+	u32 hai_thresh;			/* 0..255 */
+	u32 loss_md_pct;		/* 0..100 */
+	u32 delay_mode;			/* 0 relative, 1 absolute */
+	u32 rtt_filter;			/* 0 min, 1 last */
+	u32 n_source;			/* SQCC: enum timely_n_source */
+	u32 n_flows;			/* SQCC: 0..65535 */
+	u32 thigh_max_cut;		/* SQCC: 0..1 */
+};
+
+/*
+ * A socket's resolved config: parameters in the core's units, fixed from
+ * init on (56 bytes, in icsk_ca_priv, hence the bit fields: rates below
+ * 2^40 B/s, N below 2^16).  The measured base RTT is an input of every
+ * call (it moves with tcp_min_rtt); base_ns, when set, overrides it, and
+ * the values derived from the base (D_minRTT = base, relative
+ * thresholds, the cwnd horizon) are single operations where used.
+ */
+struct timely_cfg {
+	u64 delta_bytes_ps : 40;	/* delta (SQCC: delta0, the cap of
+					 * C k / N^2), <= 1.25e10 < 2^34
+					 */
+	u64 hai_thresh : 8;	/* HAI after this many g < 0 events, 0 = off */
+	u64 loss_md_pct : 7;	/* rate cut per loss episode, percent */
+	u64 kind : 2;		/* enum timely_law_kind */
+	u64 n_source : 2;	/* SQCC: enum timely_n_source, never AUTO */
+	u64 relative : 1;	/* thresholds are queueing delay above base */
+	u64 rtt_last : 1;	/* window RTT: last sample, not the min */
+	u64 thigh_max_cut : 1;	/* SQCC option: above T_high cut as at
+				 * error = E_MAX instead of the gentle cut
 				 */
-	u32 t_low_us;		/* T_low (SQCC: T_low0 = seg/C, the k = 1 value) */
-	u32 t_high_us;		/* T_high */
-	u32 rtt_ref_us;		/* patched TIMELY's RTT_ref */
-	u32 base_us;		/* base RTT (relative mode) */
-	u32 dmin_us;		/* D_minRTT: gradient normaliser, >= 1 */
+	u64 rate_min_bytes_ps : 40;	/* <= 1.25e10 */
+	u64 n_flows : 16;	/* SQCC, TIMELY_N_FIXED */
+	u64 n_key : 8;		/* the caller's key of its n_local count
+				 * (kernel: the destination bucket); the core
+				 * does not read it
+				 */
+	u64 link_bytes_ps;	/* C, 0 = unknown (SQCC's delta, N estimate) */
+	u32 t_low_ns;		/* T_low (SQCC: T_low0, the k = 1 value) */
+	u32 t_high_ns;		/* T_high, >= 2 us */
+	u32 rtt_ref_ns;		/* patched TIMELY's RTT_ref, else 0 */
+	u32 dmin_ns;		/* D_minRTT, 0 = the base RTT */
+	u32 base_ns;		/* base RTT, 0 = the measured one */
+	u32 seg_bytes;		/* bytes per completion */
 	u32 alpha_q16;		/* EWMA weight of the new difference */
 	u32 beta_q20;		/* decrease factor */
-	u64 delta_bytes_ps;		/* delta (SQCC: delta0, the cap of C k / N^2) */
-	u64 link_bytes_ps;		/* C, for SQCC's delta = C k / N^2 */
-	u64 rate_min_bytes_ps;
-	u64 rate_max_bytes_ps;
 };
+
+/* the base RTT in force: the fixed parameter, else the measured min */
+static inline u32 timely_base_ns(const struct timely_cfg *c, u32 min_rtt_ns)
+{
+	return c->base_ns ? c->base_ns : min_rtt_ns;
+}
+
+/* The completion window (16 bytes). */
+struct timely_win {
+	u64 start_ns;	/* rx_ns at the last close */
+	u32 bytes;	/* bytes (S)ACKed since then (saturating) */
+	u32 rtt_ns;	/* the window's RTT so far, U32_MAX = none; from
+			 * delayed ACKs only while TIMELY_S_WIN_DLY is set
+			 */
+};
+
+/* timely_state.flags */
+#define TIMELY_S_INITED		0x1	/* timely_on_init ran */
+#define TIMELY_S_CUT		0x2	/* this loss episode's cut is done */
+#define TIMELY_S_WIN_DLY	0x4	/* win.rtt_ns is a delayed-ACK fallback */
 
 /*
- * Per-flow law state (16 bytes, lives in icsk_ca_priv).  prev_rtt == 0
- * means "no previous sample" (RTTs are clamped to >= 1 us).
+ * Per-flow state (48 bytes, in icsk_ca_priv).  prev_rtt_ns == 0 means
+ * "no previous sample" (RTTs are clamped to >= 1 ns): before the first
+ * completion of the connection, or since an RTO or an idle restart.
  */
-struct timely_law_state {
+struct timely_state {
 	u64 rate;		/* bytes/s: the controlled variable */
-	s32 rtt_diff;		/* EWMA of RTT differences, us Q8 */
-	u32 prev_rtt : 24;	/* us (<= 2^20), 0 = none yet */
-	u32 neg_cnt : 8;	/* consecutive completions with g < 0 (HAI) */
+	struct timely_win win;	/* 16 B: the completion clock */
+	s32 rtt_diff;		/* EWMA of RTT differences, ns */
+	u32 prev_rtt_ns;	/* 0 = none yet */
+	u32 prior_rate;		/* rate before the loss cut, B/s >> 6 */
+	u16 nest[3];		/* SQCC: the last 3 N samples (median) */
+	u16 n_hat;		/* N used by the last update (get_info) */
+	u16 last_w;		/* w of the last update, Q8 (get_info) */
+	u8 neg_cnt;		/* consecutive completions with g < 0 (HAI) */
+	u8 nest_idx : 2;	/* next nest[] slot */
+	u8 flags : 5;		/* TIMELY_S_* */
 };
 
-/* What one completion decided (tracepoint, get_info, tests). */
+/* What one completion's law step decided (tracepoint, tests). */
 struct timely_law_out {
-	u32 d_us;		/* delay compared with the thresholds */
+	u32 d_ns;		/* delay compared with the thresholds */
 	s32 g_q16;		/* normalised gradient */
 	u32 w_q16;		/* weight w(g) (patched/SQCC), else 0 */
 	s64 err_q16;		/* error (patched/SQCC), else 0 */
-	u32 t_low_us;		/* T_low in force (SQCC: k T_low0) */
-	u64 delta_bytes_ps;		/* delta in force (SQCC: min(delta0, C k/N^2)) */
+	u32 t_low_ns;		/* T_low in force (SQCC: k T_low0) */
+	u64 delta_bytes_ps;	/* delta in force (SQCC: min(delta0, C k/N^2)) */
 	u8 k;			/* SQCC: max(1, floor(log10 N)), else 0 */
 	u8 branch;		/* enum timely_branch */
 	bool held;		/* app-limited: an increase was not applied */
 };
 
-/*
- * One completion event with RTT sample @rtt_us.  @n is SQCC's incast
- * degree (ignored by the others); @app_limited holds the rate instead of
- * raising it (an idle application is no evidence of spare capacity).
- */
-void timely_law_update(const struct timely_law_cfg *c,
-		       struct timely_law_state *s, u32 rtt_us, u32 n,
-		       bool app_limited, struct timely_law_out *o);
+/* One closed completion window. */
+struct timely_win_out {
+	u32 rtt_ns;		/* the completion's RTT sample */
+	u32 bytes;		/* bytes the window covered */
+	u64 span_ns;		/* its duration */
+};
 
-/* Forget the gradient history (RTO, restart after idle); rate is kept. */
-static inline void timely_law_reset_grad(struct timely_law_state *s)
+/* What timely_on_ack() reports when a completion ran (d->flags). */
+#define TIMELY_D_UPDATE 0x1
+
+struct timely_update {
+	struct timely_win_out win;
+	struct timely_law_out law;
+	u32 n;			/* N of this update (1 but for SQCC) */
+};
+
+/* ---- configuration ---------------------------------------------------- */
+
+/*
+ * Parameters -> config, once per socket: T_low < T_high (a reader may
+ * see one half of a two-write change), alpha/beta to Q16/Q20 (>= 1),
+ * rates to bytes/s, times to ns, SQCC's automatic N source.
+ */
+void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
+			const struct timely_params *p);
+
+/* the initial rate parameter in bytes/s (0 = derive it, timely_on_init) */
+static inline u64 timely_params_init_rate(const struct timely_params *p)
 {
-	s->prev_rtt = 0;
-	s->rtt_diff = 0;
-	s->neg_cnt = 0;
+	return (u64)p->init_rate_kbps * 125;
+}
+
+/* ---- the per-ACK core and its events ---------------------------------- */
+
+/*
+ * A new flow at @now_ns (the config resolved): rate @init_rate_bps if
+ * set, else C if known, else @iw_bytes (the initial window) over the base
+ * RTT (1 ms if none yet), clamped to [rate_min, rate_max]; the first window opens.
+ */
+void timely_on_init(struct timely_state *st, const struct timely_cfg *c,
+		    u64 init_rate_bps, u64 now_ns, u32 min_rtt_ns, u64 iw_bytes,
+		    u32 mss, u64 rate_max, struct dcc_decision *d);
+
+/*
+ * One ACK.  @s: the sample (taken with DCC_SAMPLE_KEEP_DELAYED: a
+ * delayed ACK's RTT is the window's fallback only; s->rx_ns is "now"; an
+ * invalid sample or rtt_ns == 0 adds its bytes but no RTT).  Kernel facts:
+ * @min_rtt_ns the measured base RTT (tcp_min_rtt; 0 = none yet; the
+ * config's base_ns overrides it), @n_local this host's flows to the
+ * destination (SQCC's N sources LOCAL/ESTIMATE), @rate_max the highest
+ * rate allowed (the socket's max pacing rate).  Fills @d every time; when
+ * a completion ran, sets TIMELY_D_UPDATE in d->flags and fills @u.
+ */
+void timely_on_ack(struct timely_state *st, const struct timely_cfg *c,
+		   const struct dcc_sample *s, u32 min_rtt_ns, u32 n_local,
+		   u64 rate_max, struct dcc_decision *d,
+		   struct timely_update *u);
+
+/* The window cap for the current rate (the decision of every event). */
+void timely_decide(const struct timely_state *st, const struct timely_cfg *c,
+		   u32 min_rtt_ns, u32 mss, struct dcc_decision *d);
+
+/* Entering recovery or loss (before timely_on_loss): save the undo rate. */
+static inline void timely_save_undo(struct timely_state *st)
+{
+	st->prior_rate = (u32)min_t(u64, st->rate >> TIMELY_PRIOR_SHIFT,
+				    U32_MAX);
 }
 
 /*
- * The completion-event clock (spec 4.1, [adapt] of Eq. 3): ACKs are
- * accumulated into one virtual completion that closes once at least
- * seg_bytes were (S)ACKed and at least D_minRTT elapsed since the last
- * one, i.e. every tau* = max(seg / R, D_minRTT).  The window's RTT is the
- * min (or the last) of its samples; samples from possibly delayed ACKs are
- * a fallback only.  16 bytes, in icsk_ca_priv.
+ * Loss recovery (@rto false) or RTO (@rto: the gradient and the open
+ * window are forgotten at @now_ns, the samples span the stall): one cut
+ * of loss_md_pct per episode.  Returns true and fills @d when it cut
+ * (later losses of the episode change nothing to apply).
  */
-struct timely_win {
-	u32 start_us;	/* low 32 bits of the us clock at the last close */
-	u32 bytes;	/* bytes (S)ACKed since then (saturating) */
-	u32 rtt_us;	/* chosen RTT of the window, U32_MAX = none */
-	u32 rtt_dly_us;	/* min RTT from delayed ACKs, U32_MAX = none */
-};
+bool timely_on_loss(struct timely_state *st, const struct timely_cfg *c,
+		    bool rto, u64 now_ns, u32 min_rtt_ns, u32 mss,
+		    struct dcc_decision *d);
 
-/* One closed window. */
-struct timely_win_out {
-	u32 rtt_us;	/* the completion's RTT sample */
-	u32 bytes;	/* bytes the window covered */
-	u32 span_us;	/* its duration */
-};
+/* The episode is over (TCP_CA_Open): the next loss cuts again. */
+static inline void timely_on_recovered(struct timely_state *st)
+{
+	st->flags &= ~TIMELY_S_CUT;
+}
 
-/* Open a new window at @now_us. */
-void timely_win_reset(struct timely_win *w, u32 now_us);
+/* The loss was spurious: the rate before the cut comes back. */
+static inline void timely_on_undo(struct timely_state *st)
+{
+	st->rate = max(st->rate, (u64)st->prior_rate << TIMELY_PRIOR_SHIFT);
+	st->flags &= ~TIMELY_S_CUT;
+}
+
+/* Restart after idle (and RTO): no difference may span the gap. */
+void timely_on_restart(struct timely_state *st, u64 now_ns);
+
+/* SQCC's N for an update: from the config's source and @n_local. */
+u32 timely_n(const struct timely_state *st, const struct timely_cfg *c,
+	     u32 n_local);
+
+/* ---- the steps (exported for the exact tests) ------------------------- */
+
+/* Open a new window at @now_ns. */
+void timely_win_reset(struct timely_state *st, u64 now_ns);
 
 /*
- * Add one ACK: @rtt_us its RTT sample (0 = none), @delayed the ACK may
- * have been delayed, @bytes newly (S)ACKed.  Returns true and fills @o
- * when the window closes (then a new one is open); a window with no RTT
- * sample at all keeps accumulating.  @use_min: window RTT = min of the
- * samples (rtt_filter=min, default) instead of the last one.
+ * Add one ACK: @rtt_ns its RTT sample (0 = none), @delayed the ACK may
+ * have been delayed, @bytes newly (S)ACKed.  Closes (returns true, fills
+ * @o, opens the next) once >= seg_bytes were acked and >= @gap_ns passed
+ * and the window has an RTT; a window with no RTT keeps accumulating.
  */
-bool timely_win_add(struct timely_win *w, u32 now_us, u32 rtt_us,
-		    bool delayed, u32 bytes, u32 seg_bytes, u32 gap_us,
-		    bool use_min, struct timely_win_out *o);
+bool timely_win_add(struct timely_state *st, const struct timely_cfg *c,
+		    u64 now_ns, u32 rtt_ns, bool delayed, u32 bytes,
+		    u32 gap_ns, struct timely_win_out *o);
 
-/* SQCC (Eq. 25, spec G1/G2): k = max(1, floor(log10 N)) */
+/*
+ * One completion event with RTT sample @rtt_ns: one evaluation of
+ * Alg. 1/2/3.  @n is SQCC's N (ignored by the others); @app_limited holds
+ * the rate instead of raising it (an idle application is no evidence of
+ * spare capacity); the result is clamped to [rate_min, rate_max].
+ */
+void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
+		       u32 rtt_ns, u32 base_ns, u32 n, bool app_limited,
+		       u64 rate_max, struct timely_law_out *o);
+
+/* Forget the gradient history (RTO, restart after idle); rate is kept. */
+static inline void timely_law_reset_grad(struct timely_state *st)
+{
+	st->prev_rtt_ns = 0;
+	st->rtt_diff = 0;
+	st->neg_cnt = 0;
+}
+
+/* D_minRTT in force: the parameter, else the base RTT (>= 1 ns) */
+static inline u32 timely_dmin_ns(const struct timely_cfg *c, u32 base_ns)
+{
+	return c->dmin_ns ? c->dmin_ns : max_t(u32, base_ns, 1);
+}
+
+/* SQCC (Eq. 25): k = max(1, floor(log10 N)) */
 u8 timely_sqcc_k(u32 n);
 
-/* SQCC: T_low = min(k T_low0, T_high / 2) */
-u32 timely_sqcc_t_low(const struct timely_law_cfg *c, u8 k);
+/* SQCC: T_low = min(k T_low0, T_high / 2), >= 1 ns */
+u32 timely_sqcc_t_low(const struct timely_cfg *c, u8 k);
 
-/* SQCC: delta = clamp(C k / N^2, 1, delta0) (spec G3) */
-u64 timely_sqcc_delta(const struct timely_law_cfg *c, u32 n, u8 k);
+/* SQCC: delta = clamp(C k / N^2, 1, delta0) */
+u64 timely_sqcc_delta(const struct timely_cfg *c, u32 n, u8 k);
 
 /*
- * SQCC's sender-side N sample (spec 6.7, the paper's suggestion after
- * Alg. 3): with a queue the link is saturated and the aggregate arrival
- * rate is C (1 + g), so N ~ C (1 + g) / R_own.  g is clamped to
- * [-0.5, 1]; the result to [1, TIMELY_N_MAX].  0 if @own_bytes_ps is 0.
+ * SQCC's sender-side N sample (the paper's suggestion after Alg. 3):
+ * with a queue the link is saturated and the aggregate arrival rate is
+ * C (1 + g), so N ~ C (1 + g) / R_own.  g is clamped to [-0.5, 1]; the
+ * result to [1, TIMELY_N_MAX].  0 if @own_bytes_ps is 0.
  */
 u32 timely_n_sample(u64 link_bytes_ps, s32 g_q16, u64 own_bytes_ps);
 
 /*
  * SQCC's N estimate filter: the median of the last 3 samples of
- * timely_n_sample() (dcc_med3, the shared 3-tap median), so that one
- * sample taken while the queue builds or drains cannot move N.  8 bytes.
+ * timely_n_sample() (dcc_med3), so that one sample taken while the queue
+ * builds or drains cannot move N.
  */
-struct timely_nest {
-	u16 s[3];
-	u8 idx;
-	u8 pad;
-};
-
-static inline void timely_nest_init(struct timely_nest *e, u16 n0)
+static inline void timely_nest_init(struct timely_state *st, u16 n0)
 {
-	*e = (struct timely_nest){ .s = { n0, n0, n0 } };
+	st->nest[0] = n0;
+	st->nest[1] = n0;
+	st->nest[2] = n0;
+	st->nest_idx = 0;
+}
+
+/* the current N estimate: the median of the three */
+static inline u32 timely_nest_get(const struct timely_state *st)
+{
+	return dcc_med3(st->nest[0], st->nest[1], st->nest[2]);
 }
 
 /* Push a sample (clamped to [1, TIMELY_N_MAX]); returns the median. */
-u32 timely_nest_push(struct timely_nest *e, u32 sample);
+u32 timely_nest_push(struct timely_state *st, u32 sample);
 
 /*
- * cwnd cap for @rate: 2 x rate x (the RTT at T_high) + 3 packets, so that
- * pacing stays the binding limit up to a full T_high queue (spec 6.3).
+ * cwnd cap for @rate: 2 x rate x (the RTT at T_high) + 3 packets, so
+ * that pacing stays the binding limit up to a full T_high queue.
  */
-u64 timely_cwnd_bytes(const struct timely_law_cfg *c, u64 rate, u32 mss);
+u64 timely_cwnd_bytes(const struct timely_cfg *c, u32 base_ns, u64 rate,
+		      u32 mss);
 
 /* E_MAX = 1 / beta in Q16 */
 static inline u64 timely_emax_q16(u32 beta_q20)

@@ -7,8 +7,14 @@
  *
  * This one file is the kernel glue of all three; it is compiled once per
  * module with TIMELY_VARIANT set (tcp_timely.c itself: TIMELY,
- * tcp_timely_p.c: patched, tcp_sqcc.c: SQCC), and the three share the
- * rate law in timely_law.c (include/dcc/timely.h).
+ * tcp_timely_p.c: patched, tcp_sqcc.c: SQCC), and the three share one
+ * plain-C per-ACK core in timely_law.c (include/dcc/timely.h): the glue
+ * snapshots the parameters into a config once per socket
+ * (timely_cfg_resolve), hands every ACK to timely_on_ack() as a
+ * dcc_sample (nanoseconds, "now" = the sample's rx_ns) with the kernel's
+ * facts (the measured min RTT, SQCC's per-destination flow count, the
+ * max pacing rate), and applies the rate and window it returns; the
+ * events (init, loss and RTO, undo, idle restart) are the core's too.
  *
  * Theory.  Each completion event (a chunk of seg bytes acknowledged, at
  * most once per D_minRTT: tau* = max(seg/R, D_minRTT), Eq. 3) gives one
@@ -38,14 +44,14 @@
  * every N (Eq. 17), and its self-adjusted T_low/delta keep E = k/(beta N)
  * small, i.e. the queue near k segments (Eq. 25, Fig. 4).
  *
- * Paper symbol -> field (struct timely, struct timely_law_state):
- *	rate, rttDiff, prevRTT	law.rate (B/s), law.rtt_diff (us Q8), law.prev_rtt
- *	newRTT			the completion's RTT (timely_win, min over window)
- *	alpha, beta, delta	alpha_q16, beta_q20, delta_kbps (snapshots)
- *	T_low, T_high, RTT_ref	t_low_us, t_high_us, rtt_ref_us (queueing
+ * Paper symbol -> field (struct timely_state st, struct timely_cfg cfg):
+ *	rate, rttDiff, prevRTT	st.rate (B/s), st.rtt_diff (ns), st.prev_rtt_ns
+ *	newRTT			the completion's RTT (st.win, min over window)
+ *	alpha, beta, delta	cfg.alpha_q16, cfg.beta_q20, cfg.delta_bytes_ps
+ *	T_low, T_high, RTT_ref	cfg.t_low_ns, t_high_ns, rtt_ref_ns (queueing
  *				delay in relative mode, the default)
- *	D_minRTT		dmin_us, 0 = the base RTT (tcp_min_rtt)
- *	seg			seg_bytes; C: link_mbps; N: n_hat
+ *	D_minRTT		cfg.dmin_ns, 0 = the base RTT (tcp_min_rtt)
+ *	seg			cfg.seg_bytes; C: cfg.link_bytes_ps; N: st.n_hat
  *
  * Linux adaptations (spec sqcc.md; each reduces to the paper in its
  * setting): completion events from ACK aggregation (4.1), relative
@@ -61,7 +67,7 @@
  *    lossless fabric never needs;
  *  - the first window: before the first completion the cap is one BDP at
  *    the rate over the base RTT (at least the initial window), not the
- *    law's 2 rate (base + T_high) (timely_apply()).  1000 flows at the
+ *    law's 2 rate (base + T_high) (timely_decide()).  1000 flows at the
  *    line rate each sent a receive window (45 packets) into a 2000-packet
  *    queue before the first ACK came back 1.2 s later; 43000 of them were
  *    lost and the 6 s run was spent on timeouts: 9-11 of 20 Mbit/s.
@@ -208,7 +214,6 @@ dcc_param_range(rtt_ref_us, rtt_ref_us, 1, 1000000, 0644,
 #endif
 
 #if IS_SQCC
-enum { SQCC_N_AUTO, SQCC_N_FIXED, SQCC_N_LOCAL, SQCC_N_ESTIMATE };
 static u32 n_source;		/* auto: estimate if link_mbps, else local */
 static u32 n_flows;
 static u32 thigh_max_cut;
@@ -249,68 +254,27 @@ MODULE_PARM_DESC(dst_flows,
 
 /* ---- per-socket state: <= 104 bytes, BUILD_BUG_ON'd ------------------- */
 
-#define TIMELY_F_INITED		0x1
-#define TIMELY_F_COUNTED	0x2	/* holds a sqcc_dst_flows reference */
-#define TIMELY_F_CUT		0x4	/* this loss episode's cut is done */
-
-#define TIMELY_O_RELATIVE	0x1
-#define TIMELY_O_RTT_LAST	0x2
-#define TIMELY_O_MAX_CUT	0x4
-#define TIMELY_O_AUTO_BASE	0x8	/* base RTT follows tcp_min_rtt() */
-
 struct timely {
-	struct timely_law_state law;	/* 16 B */
-	struct timely_win win;		/* 16 B: completion clock */
-	struct timely_nest nest;	/* 8 B: SQCC N estimate median */
-	u32 base_us;		/* base RTT in use */
-	u32 prior_rate;		/* rate before the loss cut, B/s >> 6 */
-	/* parameter snapshot */
-	u32 t_low_us, t_high_us, rtt_ref_us;
-	u32 alpha_q16, beta_q20;
-	u32 delta_kbps, dmin_us, link_mbps, rate_min_kbps, seg_bytes;
-	u16 n_flows;		/* SQCC fixed N */
-	u16 n_hat;		/* N used by the last update (get_info) */
-	u16 n_est;		/* SQCC estimate: median of the samples */
-	u16 last_w;		/* w of the last update, Q8 (get_info) */
-	u8 hai_thresh;
-	u8 n_source;		/* resolved: never AUTO */
-	u8 loss_md_pct;
-	u8 opts;		/* TIMELY_O_* */
-	u8 flags;		/* TIMELY_F_* */
-	u8 dst_bucket;
+	struct timely_state st;	/* 48 B: rate, gradient, window, N median */
+	struct timely_cfg cfg;	/* 56 B: the parameter snapshot, resolved */
 };
 
-/* the rate saved for undo is u32 in units of 64 B/s (<= 2.7e11 B/s) */
-#define TIMELY_PRIOR_SHIFT 6
-
-static void timely_cfg(const struct sock *sk, const struct timely *ca,
-		       struct timely_law_cfg *c)
+/* the measured base RTT in ns (tcp_min_rtt, else srtt; 0 = none yet) */
+static u32 timely_min_rtt_ns(const struct sock *sk)
 {
-	u64 max_rate = min_t(u64, READ_ONCE(sk->sk_max_pacing_rate),
-			     DCC_RATE_MAX_BPS);
+	return (u32)dcc_us_to_ns(dcc_base_rtt_us(sk, 0));	/* <= 4.29 s */
+}
 
-	*c = (struct timely_law_cfg){
-		.kind = TIMELY_VARIANT,
-		.hai_thresh = ca->hai_thresh,
-		.relative = ca->opts & TIMELY_O_RELATIVE,
-		.thigh_max_cut = ca->opts & TIMELY_O_MAX_CUT,
-		.t_low_us = ca->t_low_us,
-		.t_high_us = ca->t_high_us,
-		.rtt_ref_us = ca->rtt_ref_us,
-		.base_us = ca->base_us,
-		/*
-		 * D_minRTT, spec G8: the paper's 20 us is its fabric's base
-		 * RTT; 0 (default) uses this path's base RTT, which is the
-		 * same thing there and the only sensible scale elsewhere.
-		 */
-		.dmin_us = ca->dmin_us ? ca->dmin_us : max_t(u32, ca->base_us, 1),
-		.alpha_q16 = ca->alpha_q16,
-		.beta_q20 = ca->beta_q20,
-		.delta_bytes_ps = (u64)ca->delta_kbps * 125,
-		.link_bytes_ps = (u64)ca->link_mbps * DCC_MBPS_TO_BPS,
-		.rate_min_bytes_ps = (u64)ca->rate_min_kbps * 125,
-		.rate_max_bytes_ps = max_rate,
-	};
+/* the base RTT in force, us (idle detection, get_info) */
+static u32 timely_base_us(const struct sock *sk, const struct timely *ca)
+{
+	return dcc_ns_to_us(timely_base_ns(&ca->cfg, timely_min_rtt_ns(sk)));
+}
+
+/* the highest rate the core may choose: the socket's max pacing rate */
+static u64 timely_rate_max(const struct sock *sk)
+{
+	return min_t(u64, READ_ONCE(sk->sk_max_pacing_rate), DCC_RATE_MAX_BPS);
 }
 
 #if IS_SQCC
@@ -326,67 +290,74 @@ static u8 sqcc_dst_bucket(const struct sock *sk)
 }
 #endif
 
-/* SQCC's incast degree N for this update, in [1, TIMELY_N_MAX] */
-static u32 timely_n(const struct timely *ca)
+/* This host's SQCC flows to the socket's destination (n_source 2, 3). */
+static u32 timely_n_local(const struct timely *ca)
 {
 #if IS_SQCC
-	u32 local = max(atomic_read(&sqcc_dst_flows[ca->dst_bucket]), 1);
-
-	switch (ca->n_source) {
-	case SQCC_N_FIXED:
-		return max_t(u32, ca->n_flows, 1);
-	case SQCC_N_ESTIMATE:
-		return min_t(u32, max_t(u32, local, ca->n_est), TIMELY_N_MAX);
-	default:
-		return min_t(u32, local, TIMELY_N_MAX);
-	}
+	return max(atomic_read(&sqcc_dst_flows[ca->cfg.n_key]), 1);
 #else
 	return 1;
 #endif
 }
 
-/* Give back SQCC's per-destination flow count, if this socket holds one. */
+/*
+ * Give back SQCC's per-destination flow count, if this socket holds one:
+ * every initialised SQCC socket does, until release.
+ */
 static void timely_uncount(struct timely *ca)
 {
 #if IS_SQCC
-	if (ca->flags & TIMELY_F_COUNTED) {
-		atomic_dec(&sqcc_dst_flows[ca->dst_bucket]);
-		ca->flags &= ~TIMELY_F_COUNTED;
+	if (ca->st.flags & TIMELY_S_INITED) {
+		atomic_dec(&sqcc_dst_flows[ca->cfg.n_key]);
+		ca->st.flags &= ~TIMELY_S_INITED;
 	}
 #endif
 }
 
-/*
- * The window cap: 2 rate (base + T_high) (spec 6.3), so pacing binds.
- * Before the first completion (of the connection, or since an RTO or an
- * idle restart) no RTT has confirmed the rate yet, and that cap is tens
- * of BDPs: at most one BDP at the rate over the base RTT, or the initial
- * window, goes out.
- */
-static void timely_apply(struct sock *sk, const struct timely *ca,
-			 const struct timely_law_cfg *c)
+static void timely_apply(struct sock *sk, const struct dcc_decision *d)
 {
-	u32 mss = tcp_sk(sk)->mss_cache;
-	u64 cwnd = timely_cwnd_bytes(c, ca->law.rate, mss);
+	dcc_apply_bounded(sk, d->rate_bytes_ps, d->cwnd_bytes);
+}
 
-	if (!ca->law.prev_rtt)
-		cwnd = min(cwnd, max_t(u64, (u64)TCP_INIT_CWND * mss,
-				       dcc_cwnd_bytes(ca->law.rate, ca->base_us,
-						      256, mss)));
-	dcc_apply_bounded(sk, ca->law.rate, cwnd);
+/* the module parameters now, in their sysfs units */
+static void timely_params_get(struct timely_params *p)
+{
+	*p = (struct timely_params){
+		.t_low_us = READ_ONCE(t_low_us),
+		.t_high_us = READ_ONCE(t_high_us),
+		.rtt_ref_us = TIMELY_RTT_REF(),
+		.alpha_ppm = READ_ONCE(alpha_ppm),
+		.beta_ppm = READ_ONCE(beta_ppm),
+		.delta_kbps = READ_ONCE(delta_kbps),
+		.min_rtt_us = READ_ONCE(min_rtt_us),
+		.base_rtt_us = READ_ONCE(base_rtt_us),
+		.seg_bytes = READ_ONCE(seg_bytes),
+		.link_mbps = READ_ONCE(link_mbps),
+		.rate_min_kbps = READ_ONCE(rate_min_kbps),
+		.init_rate_kbps = READ_ONCE(init_rate_kbps),
+		.hai_thresh = READ_ONCE(hai_thresh),
+		.loss_md_pct = READ_ONCE(loss_md_pct),
+		.delay_mode = READ_ONCE(delay_mode),
+		.rtt_filter = READ_ONCE(rtt_filter),
+#if IS_SQCC
+		.n_source = READ_ONCE(n_source),
+		.n_flows = READ_ONCE(n_flows),
+		.thigh_max_cut = READ_ONCE(thigh_max_cut),
+#endif
+	};
 }
 
 static void TIMELY_FN(init)(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct timely *ca = inet_csk_ca(sk);
-	struct timely_law_cfg c;
-	u32 tl = READ_ONCE(t_low_us), th = READ_ONCE(t_high_us);
-	u64 rate;
+	struct timely_params p;
+	struct dcc_decision d;
 
 	BUILD_BUG_ON(sizeof(struct timely) > ICSK_CA_PRIV_SIZE);
 	BUILD_BUG_ON(TV_TIMELY != TIMELY_LAW_GRADIENT ||
 		     TV_PATCHED != TIMELY_LAW_PATCHED || TV_SQCC != TIMELY_LAW_SQCC);
+	BUILD_BUG_ON(TIMELY_INIT_CWND != TCP_INIT_CWND);
 
 	/*
 	 * The stack inits once per assignment; should a second init ever
@@ -394,66 +365,20 @@ static void TIMELY_FN(init)(struct sock *sk)
 	 */
 	timely_uncount(ca);
 
-	/* a reader may see one threshold of a two-write change: keep tl < th */
-	if (tl >= th)
-		tl = max_t(u32, th / 2, 1);
-	*ca = (struct timely){
-		.t_low_us = tl,
-		.t_high_us = max_t(u32, th, 2),
-		.rtt_ref_us = TIMELY_RTT_REF(),
-		.alpha_q16 = max_t(u32, TIMELY_PPM_TO_Q16(READ_ONCE(alpha_ppm)), 1),
-		.beta_q20 = max_t(u32, TIMELY_PPM_TO_Q20(READ_ONCE(beta_ppm)), 1),
-		.delta_kbps = READ_ONCE(delta_kbps),
-		.dmin_us = READ_ONCE(min_rtt_us),
-		.link_mbps = READ_ONCE(link_mbps),
-		.rate_min_kbps = READ_ONCE(rate_min_kbps),
-		.seg_bytes = READ_ONCE(seg_bytes),
-		.hai_thresh = READ_ONCE(hai_thresh),
-		.loss_md_pct = READ_ONCE(loss_md_pct),
-		.opts = (READ_ONCE(delay_mode) ? 0 : TIMELY_O_RELATIVE) |
-			(READ_ONCE(rtt_filter) ? TIMELY_O_RTT_LAST : 0) |
-			(READ_ONCE(base_rtt_us) ? 0 : TIMELY_O_AUTO_BASE),
-		.n_hat = 1,
-		.n_est = 1,
-		.flags = TIMELY_F_INITED,
-	};
+	timely_params_get(&p);
+	timely_cfg_resolve(&ca->cfg, TIMELY_VARIANT, &p);
+	timely_on_init(&ca->st, &ca->cfg, timely_params_init_rate(&p),
+		       tp->tcp_clock_cache, timely_min_rtt_ns(sk),
+		       (u64)tcp_snd_cwnd(tp) * tp->mss_cache, tp->mss_cache,
+		       timely_rate_max(sk), &d);
 #if IS_SQCC
-	ca->n_flows = READ_ONCE(n_flows);
-	ca->n_source = READ_ONCE(n_source);
-	if (ca->n_source == SQCC_N_AUTO)
-		ca->n_source = ca->link_mbps ? SQCC_N_ESTIMATE : SQCC_N_LOCAL;
-	if (READ_ONCE(thigh_max_cut))
-		ca->opts |= TIMELY_O_MAX_CUT;
-	ca->dst_bucket = sqcc_dst_bucket(sk);
-	atomic_inc(&sqcc_dst_flows[ca->dst_bucket]);
-	ca->flags |= TIMELY_F_COUNTED;
+	ca->cfg.n_key = sqcc_dst_bucket(sk);
+	atomic_inc(&sqcc_dst_flows[ca->cfg.n_key]);
 #endif
-	timely_nest_init(&ca->nest, 1);
-	ca->base_us = dcc_base_rtt_us(sk, READ_ONCE(base_rtt_us));
-	timely_win_reset(&ca->win, (u32)tp->tcp_mstamp);
-
-	/*
-	 * Initial rate (G6): init_rate_kbps if set; else the link rate when
-	 * it is configured (the ns-3 convention), else the initial window
-	 * over the handshake RTT.  Additive increase climbs delta per
-	 * completion, so where RTTs are long an operator who knows the fair
-	 * share should start there.
-	 */
-	if (READ_ONCE(init_rate_kbps))
-		rate = (u64)READ_ONCE(init_rate_kbps) * 125;
-	else if (ca->link_mbps)
-		rate = (u64)ca->link_mbps * DCC_MBPS_TO_BPS;
-	else
-		rate = dcc_rate_time_bytes((u64)tcp_snd_cwnd(tp) * tp->mss_cache,
-					   DCC_USEC_PER_SEC,
-					   ca->base_us ? ca->base_us : USEC_PER_MSEC);
-	timely_cfg(sk, ca, &c);
-	ca->law.rate = clamp_t(u64, rate, c.rate_min_bytes_ps,
-			       max(c.rate_min_bytes_ps, c.rate_max_bytes_ps));
 
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
 	dcc_pacing_init(sk);
-	timely_apply(sk, ca, &c);
+	timely_apply(sk, &d);
 }
 
 static void TIMELY_FN(release)(struct sock *sk)
@@ -462,97 +387,57 @@ static void TIMELY_FN(release)(struct sock *sk)
 	timely_uncount(inet_csk_ca(sk));
 }
 
-/* One completion event: one evaluation of Alg. 1/2/3. */
-static void timely_completion(struct sock *sk, struct timely *ca,
-			      const struct timely_win_out *wo, bool app_limited)
+/* the tracepoint keeps its us fields: rtt_us, d_us, t_low_us */
+static void timely_trace(struct sock *sk, const struct timely *ca,
+			 const struct timely_update *u)
 {
-	struct timely_law_cfg c;
-	struct timely_law_out o;
-	u32 n = timely_n(ca);
-
-	timely_cfg(sk, ca, &c);
-	timely_law_update(&c, &ca->law, wo->rtt_us, n, app_limited, &o);
-	WRITE_ONCE(ca->n_hat, (u16)n);
-	WRITE_ONCE(ca->last_w, (u16)(o.w_q16 >> 8));
-#if IS_SQCC
-	/* the sender-side N sample needs a queue (a saturated link) and C */
-	if (ca->n_source == SQCC_N_ESTIMATE && c.link_bytes_ps &&
-	    o.d_us >= c.t_low_us && wo->span_us && !app_limited) {
-		u64 own = dcc_bytes_per_sec(wo->bytes, wo->span_us, DCC_USEC_PER_SEC);
-
-		ca->n_est = (u16)timely_nest_push(&ca->nest,
-				timely_n_sample(c.link_bytes_ps, o.g_q16, own));
-	}
-#endif
-	timely_apply(sk, ca, &c);
-	trace_rate_update(sk, wo->rtt_us, o.d_us, o.g_q16, o.w_q16, o.err_q16,
-			  o.t_low_us, o.delta_bytes_ps, n, ca->law.rate,
-			  tcp_snd_cwnd(tcp_sk(sk)), o.branch);
+	if (!trace_rate_update_enabled())
+		return;
+	trace_rate_update(sk, dcc_ns_to_us(u->win.rtt_ns),
+			  dcc_ns_to_us(u->law.d_ns), u->law.g_q16,
+			  u->law.w_q16, u->law.err_q16,
+			  dcc_ns_to_us(u->law.t_low_ns), u->law.delta_bytes_ps,
+			  u->n, ca->st.rate, tcp_snd_cwnd(tcp_sk(sk)),
+			  u->law.branch);
 }
 
 static void TIMELY_FN(cong_control)(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
-	struct tcp_sock *tp = tcp_sk(sk);
 	struct timely *ca = inet_csk_ca(sk);
-	struct timely_law_cfg c;
-	struct timely_win_out wo;
+	struct dcc_decision d;
+	struct timely_update u;
 	struct dcc_sample s;
-	u32 rtt = 0;
 
-	if (unlikely(!(ca->flags & TIMELY_F_INITED)))
+	if (unlikely(!(ca->st.flags & TIMELY_S_INITED)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 	dcc_loss_ack(sk, rs);	/* dcc.h: loss bound */
 
 	/* delayed-ACK samples are kept, but only as the window's fallback */
-	if (dcc_sample_get(sk, rs, &s, DCC_SAMPLE_KEEP_DELAYED))
-		rtt = s.rtt_us;
-	if (ca->opts & TIMELY_O_AUTO_BASE) {
-		u32 b = dcc_base_rtt_us(sk, 0);	/* windowed min, 300 s */
-
-		if (b)
-			WRITE_ONCE(ca->base_us, b);
-	}
-	if (timely_win_add(&ca->win, (u32)tp->tcp_mstamp, rtt,
-			   rs->is_ack_delayed, s.acked_bytes, ca->seg_bytes,
-			   ca->dmin_us ? ca->dmin_us : ca->base_us,
-			   !(ca->opts & TIMELY_O_RTT_LAST), &wo)) {
-		timely_completion(sk, ca, &wo, rs->is_app_limited);
-		return;
-	}
-	timely_cfg(sk, ca, &c);
-	timely_apply(sk, ca, &c);
-}
-
-/* Forget the gradient and the open window; the rate is kept. */
-static void timely_reset(struct sock *sk, struct timely *ca)
-{
-	timely_law_reset_grad(&ca->law);
-	timely_win_reset(&ca->win, (u32)tcp_sk(sk)->tcp_mstamp);
+	dcc_sample_get(sk, rs, &s, DCC_SAMPLE_KEEP_DELAYED);
+	timely_on_ack(&ca->st, &ca->cfg, &s, timely_min_rtt_ns(sk),
+		      timely_n_local(ca), timely_rate_max(sk), &d, &u);
+	timely_apply(sk, &d);
+	if (d.flags & TIMELY_D_UPDATE)
+		timely_trace(sk, ca, &u);
 }
 
 static void TIMELY_FN(set_state)(struct sock *sk, u8 new_state)
 {
 	struct timely *ca = inet_csk_ca(sk);
-	struct timely_law_cfg c;
+	struct dcc_decision d;
 
-	if (!(ca->flags & TIMELY_F_INITED))
+	if (!(ca->st.flags & TIMELY_S_INITED))
 		return;
 	if (new_state == TCP_CA_Open) {
-		ca->flags &= ~TIMELY_F_CUT;
+		timely_on_recovered(&ca->st);
 		return;
 	}
 	if (new_state != TCP_CA_Recovery && new_state != TCP_CA_Loss)
 		return;
-	if (new_state == TCP_CA_Loss)
-		timely_reset(sk, ca);	/* RTO: samples span the stall */
-	if (ca->flags & TIMELY_F_CUT)
-		return;
-	/* G12: the paper's fabric is lossless; one cut per episode */
-	ca->flags |= TIMELY_F_CUT;
-	timely_cfg(sk, ca, &c);
-	ca->law.rate = max(c.rate_min_bytes_ps,
-			   div_u64(ca->law.rate * (100 - ca->loss_md_pct), 100));
-	timely_apply(sk, ca, &c);
+	if (timely_on_loss(&ca->st, &ca->cfg, new_state == TCP_CA_Loss,
+			   tcp_sk(sk)->tcp_clock_cache, timely_min_rtt_ns(sk),
+			   tcp_sk(sk)->mss_cache, &d))
+		timely_apply(sk, &d);
 }
 
 static void TIMELY_FN(cwnd_event)(struct sock *sk, enum tcp_ca_event ev)
@@ -564,20 +449,19 @@ static void TIMELY_FN(cwnd_event)(struct sock *sk, enum tcp_ca_event ev)
 	 * TX_START: a window that one ACK clears raises it every round, and
 	 * each reset would lose the completion in progress.
 	 */
-	if (ev == CA_EVENT_TX_START && (ca->flags & TIMELY_F_INITED) &&
-	    dcc_tx_start_after_idle(sk, ca->base_us))
-		timely_reset(sk, ca);
+	if (ev == CA_EVENT_TX_START && (ca->st.flags & TIMELY_S_INITED) &&
+	    dcc_tx_start_after_idle(sk, timely_base_us(sk, ca)))
+		timely_on_restart(&ca->st, tcp_sk(sk)->tcp_clock_cache);
 }
 
 static u32 TIMELY_FN(ssthresh)(struct sock *sk)
 {
 	struct timely *ca = inet_csk_ca(sk);
 
-	if (!(ca->flags & TIMELY_F_INITED))	/* an RTO of the SYN */
+	if (!(ca->st.flags & TIMELY_S_INITED))	/* an RTO of the SYN */
 		return tcp_sk(sk)->snd_ssthresh;
 	/* called on entering recovery/loss, before set_state: save for undo */
-	ca->prior_rate = (u32)min_t(u64, ca->law.rate >> TIMELY_PRIOR_SHIFT,
-				    U32_MAX);
+	timely_save_undo(&ca->st);
 	return dcc_loss_ssthresh(sk);	/* dcc.h: loss bound */
 }
 
@@ -585,11 +469,8 @@ static u32 TIMELY_FN(undo_cwnd)(struct sock *sk)
 {
 	struct timely *ca = inet_csk_ca(sk);
 
-	if (!(ca->flags & TIMELY_F_INITED))
-		return tcp_snd_cwnd(tcp_sk(sk));
-	ca->law.rate = max(ca->law.rate,
-			   (u64)ca->prior_rate << TIMELY_PRIOR_SHIFT);
-	ca->flags &= ~TIMELY_F_CUT;
+	if (ca->st.flags & TIMELY_S_INITED)
+		timely_on_undo(&ca->st);
 	return tcp_snd_cwnd(tcp_sk(sk));
 }
 
@@ -606,7 +487,7 @@ static size_t TIMELY_FN(get_info)(struct sock *sk, u32 ext, int *attr,
 {
 	const struct timely *ca = inet_csk_ca(sk);
 	/* ss may read while an ACK updates: each per-ACK field once */
-	u64 rate = READ_ONCE(ca->law.rate);
+	u64 rate = READ_ONCE(ca->st.rate);
 
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
 	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
@@ -615,9 +496,9 @@ static size_t TIMELY_FN(get_info)(struct sock *sk, u32 ext, int *attr,
 	memset(&info->bbr, 0, sizeof(info->bbr));
 	info->bbr.bbr_bw_lo = (u32)rate;
 	info->bbr.bbr_bw_hi = (u32)(rate >> 32);
-	info->bbr.bbr_min_rtt = READ_ONCE(ca->base_us);
-	info->bbr.bbr_pacing_gain = READ_ONCE(ca->last_w);
-	info->bbr.bbr_cwnd_gain = IS_SQCC ? (u32)READ_ONCE(ca->n_hat) << 8 : 0;
+	info->bbr.bbr_min_rtt = timely_base_us(sk, ca);
+	info->bbr.bbr_pacing_gain = READ_ONCE(ca->st.last_w);
+	info->bbr.bbr_cwnd_gain = IS_SQCC ? (u32)READ_ONCE(ca->st.n_hat) << 8 : 0;
 	*attr = INET_DIAG_BBRINFO;
 	return sizeof(info->bbr);
 }

@@ -1,49 +1,130 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rate law of TIMELY, patched TIMELY and SQCC (Tang et al., Alg. 1-3),
- * plain C.  Scales and ranges: include/dcc/timely.h; theory and kernel
- * glue: modules/timely/tcp_timely.c.  Every product below names its bound;
- * none can overflow for inputs within the documented ranges.
+ * The per-ACK core of TIMELY, patched TIMELY and SQCC (Tang et al.,
+ * Alg. 1-3), plain C.  Scales, ranges and overflow bounds:
+ * include/dcc/timely.h; theory and kernel glue: modules/timely/tcp_timely.c.
+ * Every product below names its bound; none can overflow for inputs
+ * within the documented ranges.  All times are ns.
  */
 #include "dcc/timely.h"
 
-void timely_win_reset(struct timely_win *w, u32 now_us)
+#ifndef WRITE_ONCE	/* userspace: the fields get_info reads unlocked */
+#define WRITE_ONCE(x, v) ((x) = (v))
+#endif
+
+/* ---- configuration ---------------------------------------------------- */
+
+void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
+			const struct timely_params *p)
 {
-	*w = (struct timely_win){
-		.start_us = now_us, .rtt_us = U32_MAX, .rtt_dly_us = U32_MAX,
+	u32 tl = p->t_low_us, th = p->t_high_us;
+
+	BUILD_BUG_ON(sizeof(struct timely_cfg) > 56);
+	BUILD_BUG_ON(sizeof(struct timely_state) > 48);
+	/* a reader may see one threshold of a two-write change: keep tl < th */
+	if (tl >= th)
+		tl = max_t(u32, th / 2, 1);
+	th = max_t(u32, th, 2);
+	*c = (struct timely_cfg){
+		.delta_bytes_ps = (u64)p->delta_kbps * 125,
+		.link_bytes_ps = (u64)p->link_mbps * DCC_MBPS_TO_BPS,
+		.rate_min_bytes_ps = (u64)p->rate_min_kbps * 125,
+		.t_low_ns = (u32)dcc_us_to_ns(tl),	/* <= 10^9 */
+		.t_high_ns = (u32)dcc_us_to_ns(th),
+		.rtt_ref_ns = kind == TIMELY_LAW_PATCHED ?
+			      (u32)dcc_us_to_ns(p->rtt_ref_us) : 0,
+		.dmin_ns = (u32)dcc_us_to_ns(p->min_rtt_us),
+		.base_ns = (u32)dcc_us_to_ns(p->base_rtt_us),
+		.seg_bytes = p->seg_bytes,
+		.alpha_q16 = max_t(u32, TIMELY_PPM_TO_Q16(p->alpha_ppm), 1),
+		.hai_thresh = (u8)min_t(u32, p->hai_thresh, 255),
+		.kind = kind,
+		.relative = !p->delay_mode,
+		.rtt_last = !!p->rtt_filter,
+		.beta_q20 = max_t(u32, TIMELY_PPM_TO_Q20(p->beta_ppm), 1),
+		.loss_md_pct = (u8)min_t(u32, p->loss_md_pct, 100),
 	};
+	if (kind == TIMELY_LAW_SQCC) {
+		c->n_flows = (u16)min_t(u32, p->n_flows, TIMELY_N_MAX);
+		c->n_source = p->n_source & 3;
+		if (c->n_source == TIMELY_N_AUTO)
+			c->n_source = p->link_mbps ? TIMELY_N_ESTIMATE :
+						     TIMELY_N_LOCAL;
+		c->thigh_max_cut = !!p->thigh_max_cut;
+	}
 }
 
-bool timely_win_add(struct timely_win *w, u32 now_us, u32 rtt_us,
-		    bool delayed, u32 bytes, u32 seg_bytes, u32 gap_us,
-		    bool use_min, struct timely_win_out *o)
-{
-	u32 span = now_us - w->start_us;	/* mod 2^32: ~71 min */
-	u32 rtt;
+/* ---- the completion window -------------------------------------------- */
 
-	if (rtt_us) {
-		if (delayed)
-			w->rtt_dly_us = min(w->rtt_dly_us, rtt_us);
-		else
-			w->rtt_us = use_min ? min(w->rtt_us, rtt_us) : rtt_us;
+void timely_win_reset(struct timely_state *st, u64 now_ns)
+{
+	st->win = (struct timely_win){ .start_ns = now_ns, .rtt_ns = U32_MAX };
+	st->flags &= ~TIMELY_S_WIN_DLY;
+}
+
+/*
+ * The window's RTT: the min (rtt_filter=min) or the last of its samples;
+ * a possibly delayed ACK's sample only while there is no other (its min).
+ */
+static void timely_win_sample(struct timely_state *st,
+			      const struct timely_cfg *c, u32 rtt_ns,
+			      bool delayed)
+{
+	struct timely_win *w = &st->win;
+	bool fallback = w->rtt_ns == U32_MAX || (st->flags & TIMELY_S_WIN_DLY);
+
+	if (delayed) {
+		if (fallback) {
+			w->rtt_ns = min(w->rtt_ns, rtt_ns);
+			st->flags |= TIMELY_S_WIN_DLY;
+		}
+		return;
 	}
+	if (fallback) {
+		w->rtt_ns = rtt_ns;
+		st->flags &= ~TIMELY_S_WIN_DLY;
+	} else {
+		w->rtt_ns = c->rtt_last ? rtt_ns : min(w->rtt_ns, rtt_ns);
+	}
+}
+
+/* per ACK: inlined into timely_on_ack (timely_win_add is its export) */
+static inline bool __timely_win_add(struct timely_state *st,
+				    const struct timely_cfg *c, u64 now_ns,
+				    u32 rtt_ns, bool delayed, u32 bytes,
+				    u32 gap_ns, struct timely_win_out *o)
+{
+	struct timely_win *w = &st->win;
+	/* a clock that stepped back (a new caller clock) counts as no time */
+	u64 span = now_ns > w->start_ns ? now_ns - w->start_ns : 0;
+
+	if (rtt_ns)
+		timely_win_sample(st, c, rtt_ns, delayed);
 	w->bytes = bytes > U32_MAX - w->bytes ? U32_MAX : w->bytes + bytes;
-	if (w->bytes < seg_bytes || span < gap_us)
+	if (w->bytes < c->seg_bytes || span < gap_ns)
 		return false;
-	rtt = w->rtt_us != U32_MAX ? w->rtt_us : w->rtt_dly_us;
-	if (rtt == U32_MAX)
+	if (w->rtt_ns == U32_MAX)
 		return false;	/* no sample yet: keep accumulating */
-	o->rtt_us = rtt;
+	o->rtt_ns = w->rtt_ns;
 	o->bytes = w->bytes;
-	o->span_us = span;
-	timely_win_reset(w, now_us);
+	o->span_ns = span;
+	timely_win_reset(st, now_ns);
 	return true;
 }
 
+bool timely_win_add(struct timely_state *st, const struct timely_cfg *c,
+		    u64 now_ns, u32 rtt_ns, bool delayed, u32 bytes,
+		    u32 gap_ns, struct timely_win_out *o)
+{
+	return __timely_win_add(st, c, now_ns, rtt_ns, delayed, bytes, gap_ns, o);
+}
+
+/* ---- SQCC's N, k, T_low, delta ------------------------------------------ */
+
 u8 timely_sqcc_k(u32 n)
 {
-	/* floor(log10 N), clamped to >= 1 (spec G1, G2: Table II needs
-	 * floor, base 10; N < 10 would give T_low = 0)
+	/* floor(log10 N), clamped to >= 1 (Table II needs floor, base 10;
+	 * N < 10 would give T_low = 0)
 	 */
 	if (n < 100)
 		return 1;
@@ -54,23 +135,26 @@ u8 timely_sqcc_k(u32 n)
 	return 4;
 }
 
-u32 timely_sqcc_t_low(const struct timely_law_cfg *c, u8 k)
+u32 timely_sqcc_t_low(const struct timely_cfg *c, u8 k)
 {
-	/* k <= 4, t_low <= 10^6: product < 2^23.  At most T_high / 2 so the
-	 * band [T_low, T_high) never vanishes (spec 4.4).
+	/* k <= 4, T_low0 <= 10^9 ns: product < 2^32, taken in u64.  At most
+	 * T_high / 2 so the band [T_low, T_high) never vanishes.
 	 */
-	return max_t(u32, 1, min_t(u32, (u32)k * c->t_low_us, c->t_high_us / 2));
+	u64 tl = min_t(u64, (u64)k * c->t_low_ns, c->t_high_ns / 2);
+
+	return (u32)max_t(u64, tl, 1);
 }
 
-u64 timely_sqcc_delta(const struct timely_law_cfg *c, u32 n, u8 k)
+u64 timely_sqcc_delta(const struct timely_cfg *c, u32 n, u8 k)
 {
-	/* C unknown: C = 1000 delta0 (the spec's scaling rule, reversed) */
-	u64 C = c->link_bytes_ps ? c->link_bytes_ps : c->delta_bytes_ps * 1000;
+	/* C unknown: C = 1000 delta0 (the scaling rule, reversed) */
+	u64 C = c->link_bytes_ps ? c->link_bytes_ps :
+				    (u64)c->delta_bytes_ps * 1000;
 	u64 nn = (u64)max_t(u32, n, 1) * max_t(u32, n, 1);	/* < 2^32 */
 
-	/* C <= 2^40, k <= 4: C k < 2^42.  Paper: delta = C k / N^2 (the
-	 * lower root of Eq. 24); capped at delta0 where that exceeds the
-	 * initial step (small N, spec G3), floored at 1 B/s.
+	/* C <= 2^44 (1000 delta0), k <= 4: C k < 2^46.  Paper: delta =
+	 * C k / N^2 (the lower root of Eq. 24); capped at delta0 where that
+	 * exceeds the initial step (small N), floored at 1 B/s.
 	 */
 	return clamp_t(u64, div64_u64(C * k, nn), 1, c->delta_bytes_ps);
 }
@@ -88,20 +172,41 @@ u32 timely_n_sample(u64 link_bytes_ps, s32 g_q16, u64 own_bytes_ps)
 	return (u32)clamp_t(u64, n, 1, TIMELY_N_MAX);
 }
 
-u32 timely_nest_push(struct timely_nest *e, u32 sample)
+u32 timely_nest_push(struct timely_state *st, u32 sample)
 {
-	e->s[e->idx] = (u16)clamp_t(u32, sample, 1, TIMELY_N_MAX);
-	e->idx = e->idx >= 2 ? 0 : e->idx + 1;
-	return dcc_med3(e->s[0], e->s[1], e->s[2]);
+	st->nest[st->nest_idx] = (u16)clamp_t(u32, sample, 1, TIMELY_N_MAX);
+	st->nest_idx = st->nest_idx >= 2 ? 0 : st->nest_idx + 1;
+	return timely_nest_get(st);
 }
 
-u64 timely_cwnd_bytes(const struct timely_law_cfg *c, u64 rate, u32 mss)
+u32 timely_n(const struct timely_state *st, const struct timely_cfg *c,
+	     u32 n_local)
 {
-	u32 horizon = c->relative ? c->base_us + c->t_high_us :
-				    max(c->t_high_us, c->base_us);
+	u32 local = max_t(u32, n_local, 1);
 
-	/* rate <= 2^37, horizon <= 2^21 us: exact in dcc_rate_time_bytes */
-	return 2 * dcc_rate_time_bytes(rate, horizon, DCC_USEC_PER_SEC) +
+	if (c->kind != TIMELY_LAW_SQCC)
+		return 1;
+	switch (c->n_source) {
+	case TIMELY_N_FIXED:
+		return max_t(u32, c->n_flows, 1);
+	case TIMELY_N_ESTIMATE:
+		return min_t(u32, max_t(u32, local, timely_nest_get(st)),
+			     TIMELY_N_MAX);
+	default:
+		return min_t(u32, local, TIMELY_N_MAX);
+	}
+}
+
+/* ---- the rate law ------------------------------------------------------- */
+
+u64 timely_cwnd_bytes(const struct timely_cfg *c, u32 base_ns, u64 rate,
+		      u32 mss)
+{
+	u64 horizon = c->relative ? (u64)base_ns + c->t_high_ns :
+				    max(c->t_high_ns, base_ns);
+
+	/* rate <= 2^37, horizon < 2^31 ns: exact in dcc_rate_time_bytes */
+	return 2 * dcc_rate_time_bytes(rate, horizon, DCC_NSEC_PER_SEC) +
 	       3ULL * mss;
 }
 
@@ -114,16 +219,13 @@ static u64 timely_cut(u64 rate, u64 md_q16)
 /* Eq. 16: T_high (d - T_low) / (T_low (T_high - d)), capped at E_MAX */
 static u64 timely_sqcc_error(u32 d, u32 tl, u32 th, u64 emax)
 {
-	u64 num, den;
-
 	if (d >= th)
 		return emax;
 	if (d <= tl)
 		return 0;
-	/* th, d <= 2^20: th (d - tl) < 2^40, << 16 < 2^56; den >= 1 */
-	num = ((u64)th * (d - tl)) << TIMELY_Q;
-	den = (u64)tl * (th - d);
-	return min(emax, div64_u64(num, den));
+	/* th < 2^30, (d - tl) << 16 < 2^46: 128-bit product; den < 2^60 */
+	return min(emax, dcc_mul_div(th, (u64)(d - tl) << TIMELY_Q,
+				     (u64)tl * (th - d)));
 }
 
 /*
@@ -146,55 +248,62 @@ static u64 timely_blend(u64 rate, u64 delta, u32 w, s64 err, u32 beta_q20)
 	       ((delta * (TIMELY_ONE - w)) >> TIMELY_Q);
 }
 
-void timely_law_update(const struct timely_law_cfg *c,
-		       struct timely_law_state *s, u32 rtt_us, u32 n,
-		       bool app_limited, struct timely_law_out *o)
+/* Alg. 1-3 lines 1-4: the RTT-difference EWMA and the gradient g, Q16 */
+static s64 timely_gradient(const struct timely_cfg *c, struct timely_state *st,
+			   u32 rtt, u32 base_ns)
 {
-	u32 rtt = clamp_t(u32, rtt_us, 1, TIMELY_RTT_MAX);
-	u32 tl = c->t_low_us, th = c->t_high_us, d, w;
-	u64 rate = s->rate, delta = c->delta_bytes_ps, emax;
-	s64 x, g;
-	bool hai;
+	/* |diff| < 2^30, |rtt_diff| < 2^30: |x| < 2^31, alpha <= 2^17:
+	 * product < 2^48.  rtt_diff stays a convex combination of diffs.
+	 */
+	s64 x = ((s64)rtt - (s64)st->prev_rtt_ns) - st->rtt_diff;
+	s64 g;
+
+	st->prev_rtt_ns = rtt;
+	st->rtt_diff += (s32)div64_s64((s64)c->alpha_q16 * x, TIMELY_ONE);
+
+	/* line 4: g = rttDiff / D_minRTT, Q16: rtt_diff << 16 < 2^46 */
+	g = div64_s64((s64)st->rtt_diff * TIMELY_ONE, timely_dmin_ns(c, base_ns));
+	return clamp_t(s64, g, -64 * TIMELY_ONE, 64 * TIMELY_ONE);
+}
+
+void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
+		       u32 rtt_ns, u32 base_ns, u32 n, bool app_limited,
+		       u64 rate_max, struct timely_law_out *o)
+{
+	u32 rtt = clamp_t(u32, rtt_ns, 1, TIMELY_RTT_MAX_NS);
+	u32 tl = c->t_low_ns, th = c->t_high_ns, beta = c->beta_q20, d, w;
+	u64 rate = st->rate, delta = (u64)c->delta_bytes_ps, emax;
+	s64 g;
 
 	*o = (struct timely_law_out){ 0 };
 	if (c->kind == TIMELY_LAW_SQCC) {
-		/* Alg. 3 line 5, on every event with the current N (G20) */
+		/* Alg. 3 line 5, on every event with the current N */
 		o->k = timely_sqcc_k(n);
 		tl = timely_sqcc_t_low(c, o->k);
 		delta = timely_sqcc_delta(c, n, o->k);
 	}
-	o->t_low_us = tl;
+	o->t_low_ns = tl;
 	o->delta_bytes_ps = delta;
-	/* relative mode (spec 6.5): thresholds apply to the queueing delay */
-	d = !c->relative ? rtt : rtt > c->base_us ? rtt - c->base_us : 0;
-	o->d_us = d;
+	/* relative mode: thresholds apply to the queueing delay */
+	d = !c->relative ? rtt : rtt > base_ns ? rtt - base_ns : 0;
+	o->d_ns = d;
 
-	if (!s->prev_rtt) {
-		/* G9: seed prevRTT, no difference from a zero previous RTT */
-		s->prev_rtt = rtt;
+	if (!st->prev_rtt_ns) {
+		/* seed prevRTT: no difference from a zero previous RTT */
+		st->prev_rtt_ns = rtt;
 		o->branch = TIMELY_BR_FIRST;
 		return;
 	}
 
-	/* Alg. 1-3 lines 1-3: EWMA of the RTT difference, Q8 us.
-	 * |diff| <= 2^20 -> x within +-2^29, alpha <= 2^16: product < 2^46
-	 */
-	x = ((s64)rtt - (s64)s->prev_rtt) * 256 - s->rtt_diff;
-	s->prev_rtt = rtt;
-	s->rtt_diff += (s32)div64_s64((s64)c->alpha_q16 * x, TIMELY_ONE);
-
-	/* line 4: g = rttDiff / D_minRTT, Q16 (rtt_diff Q8 * 2^8 < 2^36) */
-	g = div64_s64((s64)s->rtt_diff * 256, max_t(u32, c->dmin_us, 1));
-	g = clamp_t(s64, g, -64 * TIMELY_ONE, 64 * TIMELY_ONE);
+	g = timely_gradient(c, st, rtt, base_ns);
 	o->g_q16 = (s32)g;
-	s->neg_cnt = g < 0 ? min_t(u32, s->neg_cnt + 1, 255) : 0;
-	hai = c->hai_thresh && s->neg_cnt >= c->hai_thresh;
-	if (hai)
+	st->neg_cnt = g < 0 ? min_t(u32, st->neg_cnt + 1, 255) : 0;
+	if (c->hai_thresh && st->neg_cnt >= c->hai_thresh)
 		delta *= TIMELY_HAI_MULT;	/* [17]: N = 5 in HAI */
 
 	/* weight w(g) = clamp(2g + 0.5, 0, 1) (Eq. 5), |g| <= 2^22 */
 	w = (u32)clamp_t(s64, 2 * g + TIMELY_ONE / 2, 0, TIMELY_ONE);
-	emax = timely_emax_q16(c->beta_q20);
+	emax = timely_emax_q16(beta);
 
 	if (d < tl) {
 		/* line 5-6: additive increase (no HAI below T_low, as [17]) */
@@ -202,11 +311,11 @@ void timely_law_update(const struct timely_law_cfg *c,
 		o->branch = TIMELY_BR_LOW;
 	} else if (d > th && !(c->kind == TIMELY_LAW_SQCC && c->thigh_max_cut)) {
 		/* line 7-8: rate *= 1 - beta (1 - T_high / d); d > th >= 1.
-		 * (d - th) << 16 < 2^36; beta * frac <= 2^36
+		 * (d - th) << 16 < 2^46; beta * frac <= 2^36
 		 */
 		u64 frac = div64_u64((u64)(d - th) << TIMELY_Q, d);
 
-		rate = timely_cut(rate, (c->beta_q20 * frac) >> TIMELY_BETA_Q);
+		rate = timely_cut(rate, (beta * frac) >> TIMELY_BETA_Q);
 		o->branch = TIMELY_BR_HIGH;
 	} else if (c->kind == TIMELY_LAW_GRADIENT) {
 		if (g <= 0) {
@@ -215,7 +324,7 @@ void timely_law_update(const struct timely_law_cfg *c,
 			o->branch = TIMELY_BR_INC;
 		} else {
 			/* line 11-12: rate *= max(0, 1 - beta g); beta g < 2^43 */
-			rate = timely_cut(rate, ((u64)c->beta_q20 * (u64)g) >>
+			rate = timely_cut(rate, ((u64)beta * (u64)g) >>
 					  TIMELY_BETA_Q);
 			o->branch = TIMELY_BR_DEC;
 		}
@@ -223,8 +332,10 @@ void timely_law_update(const struct timely_law_cfg *c,
 		s64 err;
 
 		if (c->kind == TIMELY_LAW_PATCHED) {
-			/* Eq. 9: (d - RTT_ref) / RTT_ref, signed, >= -1 */
-			u32 ref = max_t(u32, c->rtt_ref_us, 1);
+			/* Eq. 9: (d - RTT_ref) / RTT_ref, signed, >= -1;
+			 * |d - ref| << 16 < 2^46
+			 */
+			u32 ref = max_t(u32, c->rtt_ref_ns, 1);
 
 			err = div64_s64(((s64)d - ref) * TIMELY_ONE, ref);
 			err = min_t(s64, err, (s64)emax);
@@ -234,14 +345,159 @@ void timely_law_update(const struct timely_law_cfg *c,
 		}
 		o->w_q16 = w;
 		o->err_q16 = err;
-		rate = timely_blend(rate, delta, w, err, c->beta_q20);
+		rate = timely_blend(rate, delta, w, err, beta);
 		o->branch = TIMELY_BR_BLEND;
 	}
 
-	if (app_limited && rate > s->rate) {
-		rate = s->rate;
+	if (app_limited && rate > st->rate) {
+		rate = st->rate;
 		o->held = true;
 	}
-	s->rate = clamp_t(u64, rate, c->rate_min_bytes_ps,
-			  max(c->rate_min_bytes_ps, c->rate_max_bytes_ps));
+	st->rate = clamp_t(u64, rate, c->rate_min_bytes_ps,
+			   max_t(u64, c->rate_min_bytes_ps, rate_max));
+}
+
+/* ---- the per-ACK core ----------------------------------------------------- */
+
+/*
+ * SQCC's sender-side N sample, after an update: it needs a queue (a
+ * saturated link: d >= T_low0) and C, and the flow's own rate over the
+ * window (not app-limited).
+ */
+static void timely_n_update(struct timely_state *st, const struct timely_cfg *c,
+			    const struct timely_update *u, bool app_limited)
+{
+	u64 own;
+
+	if (c->kind != TIMELY_LAW_SQCC || c->n_source != TIMELY_N_ESTIMATE ||
+	    !c->link_bytes_ps || u->law.d_ns < c->t_low_ns ||
+	    !u->win.span_ns || app_limited)
+		return;
+	/* bytes < 2^32, 10^9 < 2^30: 128-bit in dcc_bytes_per_sec */
+	own = dcc_bytes_per_sec(u->win.bytes, u->win.span_ns, DCC_NSEC_PER_SEC);
+	timely_nest_push(st, timely_n_sample(c->link_bytes_ps, u->law.g_q16,
+					     own));
+}
+
+/* One completion event: one evaluation of Alg. 1/2/3. */
+static void timely_completion(struct timely_state *st,
+			      const struct timely_cfg *c, u32 base_ns,
+			      u32 n_local, u64 rate_max, bool app_limited,
+			      struct timely_update *u)
+{
+	u->n = timely_n(st, c, n_local);
+	timely_law_update(c, st, u->win.rtt_ns, base_ns, u->n, app_limited,
+			  rate_max, &u->law);
+	WRITE_ONCE(st->n_hat, (u16)u->n);
+	WRITE_ONCE(st->last_w, (u16)(u->law.w_q16 >> 8));
+	timely_n_update(st, c, u, app_limited);
+}
+
+/*
+ * The window cap: 2 rate (base + T_high), so pacing binds.  Before the
+ * first completion (of the connection, or since an RTO or an idle
+ * restart) no RTT has confirmed the rate yet, and that cap is tens of
+ * BDPs: at most one BDP at the rate over the base RTT, or the initial
+ * window, goes out.
+ */
+static inline void __timely_decide(const struct timely_state *st,
+				   const struct timely_cfg *c, u32 min_rtt_ns,
+				   u32 mss, struct dcc_decision *d)
+{
+	u32 base_ns = timely_base_ns(c, min_rtt_ns);
+	u64 cwnd = timely_cwnd_bytes(c, base_ns, st->rate, mss);
+
+	if (!st->prev_rtt_ns) {
+		u64 iw = (u64)TIMELY_INIT_CWND * max_t(u32, mss, 1);
+		u64 bdp = base_ns ? dcc_rate_time_bytes(st->rate, base_ns,
+							DCC_NSEC_PER_SEC) : 0;
+
+		cwnd = min(cwnd, max(iw, bdp));
+	}
+	d->rate_bytes_ps = st->rate;
+	d->cwnd_bytes = cwnd;
+}
+
+void timely_decide(const struct timely_state *st, const struct timely_cfg *c,
+		   u32 min_rtt_ns, u32 mss, struct dcc_decision *d)
+{
+	__timely_decide(st, c, min_rtt_ns, mss, d);
+}
+
+void timely_on_ack(struct timely_state *st, const struct timely_cfg *c,
+		   const struct dcc_sample *s, u32 min_rtt_ns, u32 n_local,
+		   u64 rate_max, struct dcc_decision *d,
+		   struct timely_update *u)
+{
+	u32 base_ns = timely_base_ns(c, min_rtt_ns);
+	u32 rtt = s->why ? 0 : s->rtt_ns;
+	/* D_minRTT gates the window; 0 before any base RTT, as the base */
+	u32 gap = c->dmin_ns ? c->dmin_ns : base_ns;
+
+	d->flags = 0;
+	if (__timely_win_add(st, c, s->rx_ns, rtt, s->delayed, s->acked_bytes,
+			     gap, &u->win)) {
+		timely_completion(st, c, base_ns, n_local, rate_max,
+				  s->app_limited, u);
+		d->flags = TIMELY_D_UPDATE;
+	}
+	__timely_decide(st, c, min_rtt_ns, s->mss, d);
+}
+
+/* ---- events ----------------------------------------------------------------- */
+
+void timely_on_init(struct timely_state *st, const struct timely_cfg *c,
+		    u64 init_rate_bps, u64 now_ns, u32 min_rtt_ns, u64 iw_bytes,
+		    u32 mss, u64 rate_max, struct dcc_decision *d)
+{
+	u32 base_ns = timely_base_ns(c, min_rtt_ns);
+	u64 rate = init_rate_bps;
+
+	/*
+	 * Initial rate: the parameter if set; else the link rate when it is
+	 * configured (the ns-3 convention), else the initial window over
+	 * the handshake RTT.  Additive increase climbs delta per
+	 * completion, so where RTTs are long an operator who knows the fair
+	 * share should start there.
+	 */
+	if (!rate && c->link_bytes_ps)
+		rate = c->link_bytes_ps;
+	else if (!rate)
+		rate = dcc_rate_time_bytes(iw_bytes, DCC_NSEC_PER_SEC,
+					   base_ns ? base_ns : 1000000);
+	*st = (struct timely_state){
+		.rate = clamp_t(u64, rate, c->rate_min_bytes_ps,
+				max_t(u64, c->rate_min_bytes_ps, rate_max)),
+		.n_hat = 1,
+		.flags = TIMELY_S_INITED,
+	};
+	timely_nest_init(st, 1);
+	timely_win_reset(st, now_ns);
+	timely_decide(st, c, min_rtt_ns, mss, d);
+	d->flags = 0;
+}
+
+void timely_on_restart(struct timely_state *st, u64 now_ns)
+{
+	timely_law_reset_grad(st);
+	timely_win_reset(st, now_ns);
+}
+
+bool timely_on_loss(struct timely_state *st, const struct timely_cfg *c,
+		    bool rto, u64 now_ns, u32 min_rtt_ns, u32 mss,
+		    struct dcc_decision *d)
+{
+	if (rto)
+		timely_on_restart(st, now_ns);	/* samples span the stall */
+	if (st->flags & TIMELY_S_CUT)
+		return false;
+	/* the paper's fabric is lossless; one cut per episode.
+	 * rate < 2^37, x 100: < 2^44
+	 */
+	st->flags |= TIMELY_S_CUT;
+	st->rate = max_t(u64, c->rate_min_bytes_ps,
+			 div_u64(st->rate * (100 - (u32)c->loss_md_pct), 100));
+	timely_decide(st, c, min_rtt_ns, mss, d);
+	d->flags = 0;
+	return true;
 }

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TIMELY, patched TIMELY and SQCC: the shared rate law (timely_law.c) in
- * exact checks, at the range extremes, and in a deterministic packet-level
- * model of one bottleneck driven through the real plain-C code that
- * tcp_timely.ko, tcp_timely_p.ko and tcp_sqcc.ko run (timely_win_add,
- * timely_law_update, timely_cwnd_bytes, timely_n_sample/timely_nest_push).
+ * TIMELY, patched TIMELY and SQCC: the shared per-ACK core (timely_law.c)
+ * in exact checks of its steps, at the range extremes, and in a
+ * deterministic packet-level model of one bottleneck whose senders run
+ * the very core tcp_timely.ko, tcp_timely_p.ko and tcp_sqcc.ko run: the
+ * config from module parameters (timely_cfg_resolve), timely_on_init per
+ * flow and timely_on_ack per ACK with a model-built nanosecond sample; the
+ * model paces at and caps the window to the decision it returns.
  *
- * Model: N senders paced at their rate, window-capped at timely_cwnd_bytes;
- * packets cross half the base RTT, wait in a FIFO served at C, their ACKs
- * return after the other half.  1 us ticks, ns service times.
+ * Model: N senders paced at their rate, window-capped at the decision's
+ * cwnd; packets cross half the base RTT, wait in a FIFO served at C, their
+ * ACKs return after the other half.  1 us ticks, ns service times.
  *
  * Two scales:
  *  - the paper's (10 Gbit/s, D = 5 us, 1000-byte packets, absolute mode,
@@ -39,23 +41,19 @@ struct pkt {
 
 struct flow {
 	bool on;
-	struct timely_law_state st;
-	struct timely_win win;
-	struct timely_nest nest;
-	u32 n;
+	struct timely_state st;
+	struct dcc_decision dec;	/* the core's last decision */
 	u64 next_ns;
 	u32 inflight;
 	u64 acked;
 	u32 updates;
 };
 
-enum { N_FIXED, N_ESTIMATE };
-
 struct model {
-	struct timely_law_cfg c;
+	struct timely_cfg c;
 	u64 C;			/* B/s */
-	u32 base_us, mss, seg, n_fixed, noise_us;
-	int n_source;
+	u64 rate_max;		/* the sender NIC's rate (max pacing rate) */
+	u32 base_us, mss, noise_us;
 	struct flow f[MAXF];
 	struct pkt *fwd, *q, *ack;
 	u32 fwd_h, fwd_t, q_h, q_t, ack_h, ack_t;
@@ -71,15 +69,21 @@ struct qstats {
 	double mean, std, p1, p99, empty;
 };
 
-static void model_init(struct model *m, const struct timely_law_cfg *c,
-		       u64 C, u32 base_us, u32 mss, u32 seg)
+/*
+ * @c: the senders' config; SQCC's N from @n_fixed (TIMELY_N_FIXED) or,
+ * with @n_fixed 0, the sender-side estimate (TIMELY_N_ESTIMATE, C known).
+ */
+static void model_init(struct model *m, const struct timely_cfg *c,
+		       u64 rate_max, u64 C, u32 base_us, u32 mss, u32 n_fixed)
 {
 	memset(m, 0, sizeof(*m));
 	m->c = *c;
+	m->c.n_source = n_fixed ? TIMELY_N_FIXED : TIMELY_N_ESTIMATE;
+	m->c.n_flows = n_fixed;
+	m->rate_max = rate_max;
 	m->C = C;
 	m->base_us = base_us;
 	m->mss = mss;
-	m->seg = seg;
 	m->fwd = calloc(QCAP, sizeof(struct pkt));
 	m->q = calloc(QCAP, sizeof(struct pkt));
 	m->ack = calloc(QCAP, sizeof(struct pkt));
@@ -100,11 +104,11 @@ static void flow_start(struct model *m, int i, u64 rate)
 	if (i >= m->nf)
 		m->nf = i + 1;
 	f->on = true;
-	f->st.rate = rate;
 	f->next_ns = m->now_ns;
-	f->n = 1;
-	timely_win_reset(&f->win, (u32)(m->now_ns / 1000));
-	timely_nest_init(&f->nest, 1);
+	/* the initial window is the kernel's TCP_INIT_CWND packets */
+	timely_on_init(&f->st, &m->c, rate, m->now_ns, m->base_us * 1000,
+		       (u64)TIMELY_INIT_CWND * m->mss, m->mss, m->rate_max,
+		       &f->dec);
 }
 
 static void push(struct pkt *ring, u32 *t, struct pkt p)
@@ -113,33 +117,29 @@ static void push(struct pkt *ring, u32 *t, struct pkt p)
 	(*t)++;
 }
 
+/* One ACK at the model's now: the sample the kernel glue would build. */
 static void on_ack(struct model *m, const struct pkt *p)
 {
 	struct flow *f = &m->f[p->flow];
-	struct timely_win_out wo;
-	struct timely_law_out o;
-	u32 now_us = (u32)(m->now_ns / 1000);
-	u32 rtt = (u32)((m->now_ns - p->send_ns) / 1000);
+	struct timely_update u;
+	u64 rtt = m->now_ns - p->send_ns;
+	struct dcc_sample s;
 
-	if (m->noise_us)
-		rtt += (u32)rnd_range(0, m->noise_us);	/* software delay >= 0 */
+	if (m->noise_us)	/* software delay >= 0, whole us */
+		rtt += rnd_range(0, m->noise_us) * 1000;
 	f->inflight--;
 	f->acked += m->mss;
 	if (!f->on)
 		return;
-	if (!timely_win_add(&f->win, now_us, rtt, false, m->mss, m->seg,
-			    m->c.dmin_us, true, &wo))
-		return;
-	if (m->c.kind == TIMELY_LAW_SQCC)
-		f->n = m->n_source == N_FIXED ? m->n_fixed : f->n;
-	timely_law_update(&m->c, &f->st, wo.rtt_us, f->n, false, &o);
-	f->updates++;
-	if (m->c.kind == TIMELY_LAW_SQCC && m->n_source == N_ESTIMATE &&
-	    o.d_us >= m->c.t_low_us && wo.span_us) {
-		u64 own = (u64)wo.bytes * 1000000ULL / wo.span_us;
-
-		f->n = timely_nest_push(&f->nest, timely_n_sample(m->C, o.g_q16, own));
-	}
+	s = (struct dcc_sample){
+		.rx_ns = m->now_ns, .tx_ns = m->now_ns - rtt,
+		.rtt_ns = (u32)rtt, .acked = 1, .acked_bytes = m->mss,
+		.mss = m->mss, .infl_pkts = f->inflight,
+	};
+	timely_on_ack(&f->st, &m->c, &s, m->base_us * 1000, 1, m->rate_max,
+		      &f->dec, &u);
+	if (f->dec.flags & TIMELY_D_UPDATE)
+		f->updates++;
 }
 
 static void model_tick(struct model *m)
@@ -153,14 +153,15 @@ static void model_tick(struct model *m)
 
 		if (!f->on)
 			continue;
-		cwnd = timely_cwnd_bytes(&m->c, f->st.rate, m->mss) / m->mss;
+		cwnd = f->dec.cwnd_bytes / m->mss;
 		while (f->next_ns <= m->now_ns && f->inflight < cwnd) {
 			struct pkt p = { .send_ns = m->now_ns,
 					 .at_ns = m->now_ns + half_ns, .flow = (u16)i };
 
 			push(m->fwd, &m->fwd_t, p);
 			f->inflight++;
-			f->next_ns += (u64)m->mss * 1000000000ULL / f->st.rate;
+			f->next_ns += (u64)m->mss * 1000000000ULL /
+				      f->dec.rate_bytes_ps;
 		}
 		if (f->next_ns < m->now_ns)
 			f->next_ns = m->now_ns;	/* no credit for cwnd-limited time */
@@ -249,21 +250,26 @@ static double jain(const double *x, int n)
 
 /* ---- configurations --------------------------------------------------- */
 
-/* The paper's setting (§IV), absolute mode */
-static struct timely_law_cfg paper_cfg(int kind)
+/* The paper's setting (§IV), absolute mode, as module parameters */
+#define PAPER_C (10000 * DCC_MBPS_TO_BPS)
+#define PAPER_RATE_MAX PAPER_C		/* NIC = link */
+static struct timely_cfg paper_cfg(int kind)
 {
-	return (struct timely_law_cfg){
-		.kind = (u8)kind, .relative = false,
+	struct timely_params p = {
+		.delay_mode = 1,
 		.t_low_us = 50, .t_high_us = 500, .rtt_ref_us = 50,
-		.base_us = 5, .dmin_us = 20,
-		.alpha_q16 = TIMELY_PPM_TO_Q16(875000),
-		.beta_q20 = TIMELY_PPM_TO_Q20(kind == TIMELY_LAW_GRADIENT ? 800000 : 8000),
+		.base_rtt_us = 5, .min_rtt_us = 20,
+		.alpha_ppm = 875000,
+		.beta_ppm = kind == TIMELY_LAW_GRADIENT ? 800000 : 8000,
 		.hai_thresh = kind == TIMELY_LAW_GRADIENT ? 5 : 0,
-		.delta_bytes_ps = 10 * DCC_MBPS_TO_BPS,
-		.link_bytes_ps = 10000 * DCC_MBPS_TO_BPS,
-		.rate_min_bytes_ps = DCC_MBPS_TO_BPS,
-		.rate_max_bytes_ps = 10000 * DCC_MBPS_TO_BPS,	/* NIC = link */
+		.delta_kbps = 10000, .link_mbps = 10000, .rate_min_kbps = 1000,
+		.seg_bytes = 65536, .loss_md_pct = 50, .n_source = TIMELY_N_FIXED,
+		.n_flows = 1,
 	};
+	struct timely_cfg c;
+
+	timely_cfg_resolve(&c, (u8)kind, &p);
+	return c;
 }
 
 /*
@@ -279,78 +285,92 @@ static struct timely_law_cfg paper_cfg(int kind)
 #define TB_C (100 * DCC_MBPS_TO_BPS)
 #define TB_BASE 10000
 #define TB_DELTA 25000		/* 200 kbit/s in B/s */
-static struct timely_law_cfg tb_cfg(int kind)
+#define TB_RATE_MAX (10 * TB_C)	/* the sender's NIC (veth) is faster */
+static struct timely_cfg tb_cfg(int kind)
 {
-	return (struct timely_law_cfg){
-		.kind = (u8)kind, .relative = true,
+	struct timely_params p = {
 		.t_low_us = 5000, .t_high_us = 50000, .rtt_ref_us = 5000,
-		.base_us = TB_BASE, .dmin_us = TB_BASE,
-		.alpha_q16 = TIMELY_PPM_TO_Q16(875000),
-		.beta_q20 = TIMELY_PPM_TO_Q20(kind == TIMELY_LAW_GRADIENT ? 800000 : 8000),
+		.min_rtt_us = TB_BASE,
+		.alpha_ppm = 875000,
+		.beta_ppm = kind == TIMELY_LAW_GRADIENT ? 800000 : 8000,
 		.hai_thresh = kind == TIMELY_LAW_GRADIENT ? 5 : 0,
-		.delta_bytes_ps = TB_DELTA, .link_bytes_ps = TB_C,
-		/* the sender's NIC (veth) is faster than the bottleneck */
-		.rate_min_bytes_ps = DCC_MBPS_TO_BPS, .rate_max_bytes_ps = 10 * TB_C,
+		.delta_kbps = TB_DELTA / 125, .link_mbps = 100,
+		.rate_min_kbps = 1000, .seg_bytes = 65536, .loss_md_pct = 50,
+		.n_source = TIMELY_N_FIXED, .n_flows = 1,
 	};
+	struct timely_cfg c;
+
+	timely_cfg_resolve(&c, (u8)kind, &p);
+	return c;
 }
 
 static const char *const kname[] = { "timely", "timely_p", "sqcc" };
 
-/* ---- exact law checks ------------------------------------------------- */
+/* ---- exact checks of the core's steps (times in ns) -------------------- */
 
-static void seed(const struct timely_law_cfg *c, struct timely_law_state *s,
-		 u64 rate, u32 rtt)
+#define US 1000U	/* ns */
+#define PAPER_BASE (5 * US)
+
+/* timely_law_update at the paper's setting: base 5 us, N = 1 */
+static void law(const struct timely_cfg *c, struct timely_state *s, u32 rtt_ns,
+		struct timely_law_out *o)
+{
+	timely_law_update(c, s, rtt_ns, PAPER_BASE, 1, false, PAPER_RATE_MAX, o);
+}
+
+static void seed(const struct timely_cfg *c, struct timely_state *s,
+		 u64 rate, u32 rtt_ns)
 {
 	struct timely_law_out o;
 
-	*s = (struct timely_law_state){ .rate = rate };
-	timely_law_update(c, s, rtt, 1, false, &o);	/* first: seeds only */
+	*s = (struct timely_state){ .rate = rate };
+	law(c, s, rtt_ns, &o);	/* first: seeds only */
 }
 
 static void test_exact(void)
 {
-	struct timely_law_cfg c;
-	struct timely_law_state s;
+	struct timely_cfg c;
+	struct timely_state s;
 	struct timely_law_out o;
 
 	tap_begin("law: first sample only seeds prevRTT (G9); bands of Alg. 1");
 	c = paper_cfg(TIMELY_LAW_GRADIENT);
-	s = (struct timely_law_state){ .rate = 1000000000 };
-	timely_law_update(&c, &s, 300, 1, false, &o);
-	CHECK(o.branch == TIMELY_BR_FIRST && s.rate == 1000000000 && s.prev_rtt == 300,
+	s = (struct timely_state){ .rate = 1000000000 };
+	law(&c, &s, 300 * US, &o);
+	CHECK(o.branch == TIMELY_BR_FIRST && s.rate == 1000000000 && s.prev_rtt_ns == 300 * US,
 	      "branch %u rate %llu", o.branch, (unsigned long long)s.rate);
-	timely_law_update(&c, &s, 40, 1, false, &o);
-	CHECK(o.branch == TIMELY_BR_LOW && s.rate == 1000000000 + c.delta_bytes_ps,
+	law(&c, &s, 40 * US, &o);
+	CHECK(o.branch == TIMELY_BR_LOW && s.rate == 1000000000 + (u64)c.delta_bytes_ps,
 	      "below T_low: branch %u rate %llu", o.branch, (unsigned long long)s.rate);
-	seed(&c, &s, 1000000000, 1000);
-	timely_law_update(&c, &s, 1000, 1, false, &o);
+	seed(&c, &s, 1000000000, 1000 * US);
+	law(&c, &s, 1000 * US, &o);
 	/* 1 - 0.8 (1 - 500/1000) = 0.6 */
 	CHECK(o.branch == TIMELY_BR_HIGH && llabs((long long)s.rate - 600000000) < 100000,
 	      "above T_high: rate %llu want 6e8", (unsigned long long)s.rate);
 	/* g > 0: diff 10 us, alpha 0.875 -> rttDiff 8.75, g = 0.4375,
 	 * rate *= 1 - 0.8 * 0.4375 = 0.65 */
-	seed(&c, &s, 1000000000, 200);
-	timely_law_update(&c, &s, 210, 1, false, &o);
+	seed(&c, &s, 1000000000, 200 * US);
+	law(&c, &s, 210 * US, &o);
 	CHECK(o.branch == TIMELY_BR_DEC && llabs((long long)s.rate - 650000000) < 200000,
 	      "gradient cut: g %d rate %llu want 6.5e8", o.g_q16, (unsigned long long)s.rate);
 	tap_end();
 
 	tap_begin("law: TIMELY HAI: 5 x delta after 5 negative gradients ([17])");
-	seed(&c, &s, 1000000000, 400);
+	seed(&c, &s, 1000000000, 400 * US);
 	{
 		u64 before = 0;
 		int i;
 
 		for (i = 0; i < 6; i++) {
 			before = s.rate;
-			timely_law_update(&c, &s, 399 - i, 1, false, &o);
+			law(&c, &s, (399 - i) * US, &o);
 		}
-		CHECK(s.rate - before == 5 * c.delta_bytes_ps, "6th step %llu",
+		CHECK(s.rate - before == 5 * (u64)c.delta_bytes_ps, "6th step %llu",
 		      (unsigned long long)(s.rate - before));
 		c.hai_thresh = 0;	/* Alg. 1 literally */
 		before = s.rate;
-		timely_law_update(&c, &s, 390, 1, false, &o);
-		CHECK(s.rate - before == c.delta_bytes_ps, "hai off step %llu",
+		law(&c, &s, 390 * US, &o);
+		CHECK(s.rate - before == (u64)c.delta_bytes_ps, "hai off step %llu",
 		      (unsigned long long)(s.rate - before));
 	}
 	tap_end();
@@ -368,8 +388,8 @@ static void test_exact(void)
 			want_delta = (u64)(0.008 * err * (double)R + 0.5);
 			c.delta_bytes_ps = want_delta;
 			c.link_bytes_ps = 0;	/* SQCC at N = 1: delta = delta0 */
-			seed(&c, &s, R, d);
-			timely_law_update(&c, &s, d, 1, false, &o);
+			seed(&c, &s, R, d * US);
+			law(&c, &s, d * US, &o);
 			CHECK(o.w_q16 == TIMELY_ONE / 2 && fabs((double)s.rate - R) < 1e-4 * R,
 			      "%s d=%u err=%.3f w=%u rate %llu want %llu", kname[kind], d, err,
 			      o.w_q16, (unsigned long long)s.rate, (unsigned long long)R);
@@ -379,21 +399,21 @@ static void test_exact(void)
 
 	tap_begin("law: SQCC error function Eq. 16 (0 at T_low, 10 at mid-band, E_MAX at T_high)");
 	c = paper_cfg(TIMELY_LAW_SQCC);
-	seed(&c, &s, 1000000000, 50);
-	timely_law_update(&c, &s, 50, 1, false, &o);
+	seed(&c, &s, 1000000000, 50 * US);
+	law(&c, &s, 50 * US, &o);
 	CHECK(o.err_q16 == 0, "d=T_low err %lld", (long long)o.err_q16);
-	seed(&c, &s, 1000000000, 275);
-	timely_law_update(&c, &s, 275, 1, false, &o);
+	seed(&c, &s, 1000000000, 275 * US);
+	law(&c, &s, 275 * US, &o);
 	CHECK(o.err_q16 == 10 * TIMELY_ONE, "d=275 err %lld", (long long)o.err_q16);
 	/* d -> T_high with a rising RTT: err = E_MAX, w = 1: rate to rate_min */
-	seed(&c, &s, 1000000000, 400);
-	timely_law_update(&c, &s, 500, 1, false, &o);
+	seed(&c, &s, 1000000000, 400 * US);
+	law(&c, &s, 500 * US, &o);
 	CHECK(o.err_q16 == (s64)timely_emax_q16(c.beta_q20) && s.rate == c.rate_min_bytes_ps,
 	      "d=T_high err %lld rate %llu", (long long)o.err_q16, (unsigned long long)s.rate);
 	/* patched at the same point cuts only beta (500-50)/50 = 7.2 % */
 	c = paper_cfg(TIMELY_LAW_PATCHED);
-	seed(&c, &s, 1000000000, 400);
-	timely_law_update(&c, &s, 500, 1, false, &o);
+	seed(&c, &s, 1000000000, 400 * US);
+	law(&c, &s, 500 * US, &o);
 	CHECK(llabs((long long)s.rate - 928000000) < 100000, "patched at T_high: rate %llu",
 	      (unsigned long long)s.rate);
 	tap_end();
@@ -411,9 +431,9 @@ static void test_exact(void)
 			u8 k = timely_sqcc_k(t[i].n);
 			double dm = timely_sqcc_delta(&c, t[i].n, k) * 8 / 1e6;
 
-			CHECK(k == t[i].k && timely_sqcc_t_low(&c, k) == t[i].tl &&
+			CHECK(k == t[i].k && timely_sqcc_t_low(&c, k) == t[i].tl * US &&
 			      fabs(dm - t[i].delta_mbps) <= 0.001 * t[i].delta_mbps + 8e-6,
-			      "N=%u k=%u T_low=%u delta=%.5f Mbit/s", t[i].n, k,
+			      "N=%u k=%u T_low=%u ns delta=%.5f Mbit/s", t[i].n, k,
 			      timely_sqcc_t_low(&c, k), dm);
 		}
 		CHECK(timely_n_sample(c.link_bytes_ps, 0, c.link_bytes_ps / 60) == 60, "N sample %u",
@@ -425,26 +445,34 @@ static void test_exact(void)
 
 	tap_begin("law: completion window closes per seg bytes and >= D_minRTT, min RTT, delayed fallback");
 	{
-		struct timely_win w;
 		struct timely_win_out wo;
 		bool closed;
 
-		timely_win_reset(&w, 1000);
-		closed = timely_win_add(&w, 1010, 300, false, 40000, 65536, 20, true, &wo);
+		c = paper_cfg(TIMELY_LAW_GRADIENT);	/* seg 64 KB, RTT min */
+		s = (struct timely_state){ 0 };
+		timely_win_reset(&s, 1000 * US);
+		closed = timely_win_add(&s, &c, 1010 * US, 300 * US, false, 40000, 20 * US, &wo);
 		CHECK(!closed, "closed after 40 KB");
-		closed = timely_win_add(&w, 1015, 0, false, 30000, 65536, 20, true, &wo);
+		closed = timely_win_add(&s, &c, 1015 * US, 0, false, 30000, 20 * US, &wo);
 		CHECK(!closed, "closed before D_minRTT");
-		closed = timely_win_add(&w, 1030, 200, false, 1000, 65536, 20, true, &wo);
-		CHECK(closed && wo.rtt_us == 200 && wo.bytes == 71000 && wo.span_us == 30,
-		      "closed %d rtt %u bytes %u span %u", closed, wo.rtt_us, wo.bytes, wo.span_us);
-		closed = timely_win_add(&w, 1100, 500, true, 70000, 65536, 20, true, &wo);
-		CHECK(closed && wo.rtt_us == 500, "delayed-only window rtt %u", wo.rtt_us);
-		closed = timely_win_add(&w, 1200, 0, false, 70000, 65536, 20, true, &wo);
+		closed = timely_win_add(&s, &c, 1030 * US, 200 * US, false, 1000, 20 * US, &wo);
+		CHECK(closed && wo.rtt_ns == 200 * US && wo.bytes == 71000 && wo.span_ns == 30 * US,
+		      "closed %d rtt %u bytes %u span %llu", closed, wo.rtt_ns, wo.bytes,
+		      (unsigned long long)wo.span_ns);
+		closed = timely_win_add(&s, &c, 1100 * US, 500 * US, true, 70000, 20 * US, &wo);
+		CHECK(closed && wo.rtt_ns == 500 * US, "delayed-only window rtt %u", wo.rtt_ns);
+		/* a delayed ACK's sample is the fallback: the next plain one wins */
+		timely_win_add(&s, &c, 1110 * US, 100 * US, true, 1000, 20 * US, &wo);
+		closed = timely_win_add(&s, &c, 1150 * US, 300 * US, false, 70000, 20 * US, &wo);
+		CHECK(closed && wo.rtt_ns == 300 * US, "plain sample after a delayed one: rtt %u",
+		      wo.rtt_ns);
+		closed = timely_win_add(&s, &c, 1200 * US, 0, false, 70000, 20 * US, &wo);
 		CHECK(!closed, "a window without any RTT sample closed");
-		/* the clock wraps at 2^32 us */
-		timely_win_reset(&w, 0xfffffff0u);
-		closed = timely_win_add(&w, 0x10, 100, false, 70000, 65536, 20, true, &wo);
-		CHECK(closed && wo.span_us == 0x20, "wrap span %u", wo.span_us);
+		/* the clock is u64 ns: a window longer than 2^32 ns (4.29 s) */
+		timely_win_reset(&s, 0xfffffff0u);
+		closed = timely_win_add(&s, &c, 0x1fffffff0ULL, 100 * US, false, 70000, 20 * US, &wo);
+		CHECK(closed && wo.span_ns == 0x100000000ULL, "span %llu",
+		      (unsigned long long)wo.span_ns);
 	}
 	tap_end();
 }
@@ -453,42 +481,44 @@ static void test_exact(void)
 static void test_extremes(void)
 {
 	static const u64 rates[] = { 125000, 1000000, 1250000000ULL, 100000000000ULL };
-	static const u32 rtts[] = { 1, 2, 20, 500, 100000, 1000000, 1u << 20, 0xffffffffu };
+	static const u32 rtts[] = { 1, 1000, 20000, 500000, 100000000, 1000000000,
+				    TIMELY_RTT_MAX_NS, 0xffffffffu };
 
 	tap_begin("law: range extremes (1 Mbit/s..800 Gbit/s, 1 us..1 s, beta/alpha 1 ppm..1) keep invariants");
 	for (int it = 0; it < 200000; it++) {
-		struct timely_law_cfg c = {
+		struct timely_cfg c = {
 			.kind = (u8)rnd_range(0, 2),
 			.relative = rnd_range(0, 1),
 			.thigh_max_cut = rnd_range(0, 1),
 			.hai_thresh = (u8)rnd_range(0, 255),
-			.t_high_us = (u32)rnd_range(2, 1000000),
-			.base_us = (u32)rnd_range(1, 1000000),
-			.dmin_us = (u32)rnd_range(1, 1000000),
+			.t_high_ns = (u32)rnd_range(2, 1000000) * US,
+			.dmin_ns = (u32)rnd_range(1, 1000000) * US,
 			.alpha_q16 = TIMELY_PPM_TO_Q16(rnd_range(16, 1000000)),
 			.beta_q20 = TIMELY_PPM_TO_Q20(rnd_range(1, 1000000)),
 			.delta_bytes_ps = rnd_range(1, 100000000000ULL),
 			.link_bytes_ps = rnd_range(0, 1) ? rnd_range(125000, 100000000000ULL) : 0,
 			.rate_min_bytes_ps = rnd_range(1, 125000),
-			.rate_max_bytes_ps = 100000000000ULL,
 		};
-		struct timely_law_state s = { .rate = rates[rnd_range(0, 3)] };
+		u64 rate_max = 100000000000ULL;
+		u32 base = (u32)rnd_range(1, 1000000) * US;
+		struct timely_state s = { .rate = rates[rnd_range(0, 3)] };
 		struct timely_law_out o;
 
 		if (!c.beta_q20)
 			c.beta_q20 = 1;
-		c.t_low_us = (u32)rnd_range(1, c.t_high_us - 1);
-		c.rtt_ref_us = (u32)rnd_range(1, 1000000);
+		c.t_low_ns = (u32)rnd_range(1, c.t_high_ns / US - 1) * US;
+		c.rtt_ref_ns = (u32)rnd_range(1, 1000000) * US;
 		for (int j = 0; j < 8; j++) {
-			u32 rtt = rnd_range(0, 3) ? rtts[rnd_range(0, 7)] : (u32)rnd_range(0, 2000000);
+			u32 rtt = rnd_range(0, 3) ? rtts[rnd_range(0, 7)] : (u32)rnd_range(0, 2000000000);
 
-			timely_law_update(&c, &s, rtt, (u32)rnd_range(0, 70000), rnd_range(0, 1), &o);
-			CHECK(s.rate >= c.rate_min_bytes_ps && s.rate <= c.rate_max_bytes_ps &&
+			timely_law_update(&c, &s, rtt, base, (u32)rnd_range(0, 70000), rnd_range(0, 1),
+					  rate_max, &o);
+			CHECK(s.rate >= c.rate_min_bytes_ps && s.rate <= rate_max &&
 			      o.g_q16 >= -64 * TIMELY_ONE && o.g_q16 <= 64 * TIMELY_ONE &&
-			      o.w_q16 <= TIMELY_ONE && o.t_low_us >= 1 && o.t_low_us < c.t_high_us &&
-			      o.delta_bytes_ps >= 1 && timely_cwnd_bytes(&c, s.rate, 9000) < (1ULL << 60),
-			      "kind %u rate %llu g %d w %u tl %u", c.kind,
-			      (unsigned long long)s.rate, o.g_q16, o.w_q16, o.t_low_us);
+			      o.w_q16 <= TIMELY_ONE && o.t_low_ns >= 1 && o.t_low_ns < c.t_high_ns &&
+			      o.delta_bytes_ps >= 1 && timely_cwnd_bytes(&c, base, s.rate, 9000) < (1ULL << 60),
+			      "kind %u rate %llu g %d w %u tl %u", (unsigned)c.kind,
+			      (unsigned long long)s.rate, o.g_q16, o.w_q16, o.t_low_ns);
 		}
 		CHECK(timely_n_sample(rnd_range(0, 100000000000ULL), (s32)rnd_range(0, 1u << 31),
 				      rnd_range(1, 100000000000ULL)) <= TIMELY_N_MAX, "n sample");
@@ -500,13 +530,12 @@ static void test_extremes(void)
 
 static void test_single(int kind)
 {
-	struct timely_law_cfg c = tb_cfg(kind);
+	struct timely_cfg c = tb_cfg(kind);
 	struct model *m = calloc(1, sizeof(*m));
 	struct qstats qs;
 	double t[MAXF], util, dq_ms;
 
-	model_init(m, &c, TB_C, TB_BASE, 1500, 65536);
-	m->n_fixed = 1;
+	model_init(m, &c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 1);
 	m->noise_us = 300;	/* guest software delay: 0..300 us */
 	flow_start(m, 0, TB_C);
 	model_run(m, 4000000, NULL, NULL);
@@ -564,7 +593,7 @@ static void run_incast(struct model *m, int nf, u64 warm_us, u64 meas_us,
 	model_run(m, meas_us, t, &r->qs);
 	r->util = sum(t, nf) / m->C;
 	r->jain = jain(t, nf);
-	r->n_med = m->f[0].n;
+	r->n_med = timely_n(&m->f[0].st, &m->c, 1);
 }
 
 static void test_incast_testbed(void)
@@ -575,12 +604,11 @@ static void test_incast_testbed(void)
 
 	for (int v = 0; v < 4; v++) {
 		int kind = v == 0 ? TIMELY_LAW_PATCHED : v == 3 ? TIMELY_LAW_GRADIENT : TIMELY_LAW_SQCC;
-		struct timely_law_cfg c = tb_cfg(kind);
+		struct timely_cfg c = tb_cfg(kind);
 		struct model *m = calloc(1, sizeof(*m));
 
-		model_init(m, &c, TB_C, TB_BASE, 1500, 65536);
-		m->n_fixed = nf;
-		m->n_source = v == 2 ? N_ESTIMATE : N_FIXED;
+		/* v = 2: N from the estimate (n_fixed 0) */
+		model_init(m, &c, TB_RATE_MAX, TB_C, TB_BASE, 1500, v == 2 ? 0 : nf);
 		m->noise_us = 300;
 		run_incast(m, nf, 6000000, 4000000, &r[v]);
 		tap_diag("testbed 16-to-1 %s: util %.3f Jain %.4f queue mean %.1f std %.1f p1..p99 %.0f..%.0f pkts, empty %.3f, N %u",
@@ -616,13 +644,12 @@ static void test_incast_testbed(void)
 static void test_fairness_testbed(void)
 {
 	for (int kind = 0; kind < 3; kind++) {
-		struct timely_law_cfg c = tb_cfg(kind);
+		struct timely_cfg c = tb_cfg(kind);
 		struct model *m = calloc(1, sizeof(*m));
 		struct qstats qs;
 		double t[MAXF];
 
-		model_init(m, &c, TB_C, TB_BASE, 1500, 65536);
-		m->n_fixed = 4;
+		model_init(m, &c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 4);
 		m->noise_us = 300;
 		for (int i = 0; i < 4; i++) {
 			flow_start(m, i, TB_C / 4);
@@ -650,13 +677,13 @@ static void test_incast_paper(void)
 	for (int a = 0; a < 2; a++) {
 		for (int v = 0; v < 3; v++) {
 			int kind = v == 0 ? TIMELY_LAW_PATCHED : TIMELY_LAW_SQCC;
-			struct timely_law_cfg c = paper_cfg(kind);
+			struct timely_cfg c = paper_cfg(kind);
 			struct model *m = calloc(1, sizeof(*m));
 
-			model_init(m, &c, c.link_bytes_ps, 5, 1000, 65536);
 			/* v = 1: error function only (N unknown -> k = 1, delta0);
 			 * v = 2: + delta = C k / N^2 */
-			m->n_fixed = v == 2 ? ns[a] : 1;
+			model_init(m, &c, PAPER_RATE_MAX, PAPER_C, 5, 1000,
+				   v == 2 ? ns[a] : 1);
 			run_incast(m, ns[a], 300000, 200000, &r[a][v]);
 			tap_diag("paper scale %d-to-1 %s: util %.3f Jain %.4f queue mean %.1f std %.1f p1..p99 %.0f..%.0f pkts, empty %.3f",
 				 ns[a], v == 0 ? "patched TIMELY" : v == 1 ? "SQCC error only" : "SQCC + delta",
