@@ -79,7 +79,6 @@ static inline bool ccc_region_is_a(u8 r)
 	return r == CCC_AI || r == CCC_AD;
 }
 
-
 /*
  * The module parameters, in their sysfs units (tcp_ccc.c validates the
  * ranges: q_b_us 1..1e6, gamma_pct 0..99, ut_pct 1..100, qv_near_pct
@@ -100,10 +99,14 @@ struct ccc_knobs {
 };
 
 /* the module defaults (tcp_ccc.c's parameter defaults) */
-#define CCC_KNOBS_DEFAULT (struct ccc_knobs){				\
-	.q_b_us = 50, .gamma_pct = 20, .ut_pct = 5, .qv_near_pct = 5,	\
-	.span_pct = 25, .min_samples = 8, .n_ai_max = 10,		\
-	.cwnd_gain_pct = 100, .fair_ai_pml = 31 }
+static inline struct ccc_knobs ccc_knobs_default(void)
+{
+	return (struct ccc_knobs){
+		.q_b_us = 50, .gamma_pct = 20, .ut_pct = 5, .qv_near_pct = 5,
+		.span_pct = 25, .min_samples = 8, .n_ai_max = 10,
+		.cwnd_gain_pct = 100, .fair_ai_pml = 31,
+	};
+}
 
 /*
  * The parameters converted once into the law's units (ccc_params_init):

@@ -39,7 +39,7 @@ static uint64_t seed = 42;
 
 void bench_setup(void)
 {
-	struct ccc_knobs k = CCC_KNOBS_DEFAULT;
+	struct ccc_knobs k = ccc_knobs_default();
 
 	k.q_b_us = QB_US;
 	ccc_params_init(&prm, &k);

@@ -97,7 +97,7 @@ static u64 rnd(struct sim *s)
  */
 static void params_init(struct ccc_params *p, u32 qb_us, u32 gain_pct)
 {
-	struct ccc_knobs k = CCC_KNOBS_DEFAULT;
+	struct ccc_knobs k = ccc_knobs_default();
 
 	k.q_b_us = qb_us;
 	k.cwnd_gain_pct = gain_pct;
