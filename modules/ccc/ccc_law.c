@@ -2,23 +2,98 @@
 /*
  * CCC's per-ACK control law (Algorithm 1 with eq. 1-10), plain C.  See
  * include/dcc/ccc.h for the scales and modules/ccc/tcp_ccc.c for the
- * theory.  Compiled into tcp_ccc.ko and into the userspace unit tests.
+ * theory.  Compiled into tcp_ccc.ko and into the userspace unit tests,
+ * the fuzzer and the benchmark.
+ *
+ * ccc_on_ack() is one step of Algorithm 1, as a list of named steps:
+ *	Itv and q from the sample		ccc_itv_ns, ccc_queue_ns
+ *	q_v (eq. 3-4, batched)			ccc_grad_update
+ *	v_ai					ccc_vai_update
+ *	delta (eq. 5/10), region (Fig. 4)	ccc_delta, ccc_region
+ *	Irr/R_l (eq. 6), f (eq. 9)		ccc_irr_frac, ccc_fair_gate
+ *	S records (4.3.4)			ccc_basis_update
+ *	rho = min(1, Itv/RTT_min)		ccc_rho
+ *	u(k): A^i analytical (eq. 8), H^i probing up, decrease probing down,
+ *	      plus the stalled-H^i step		ccc_step_*, ccc_fair_step
+ *	r(k+1) = r(k) + u(k) in [r_min, r_max]	ccc_rate_update
+ *	rate, cwnd, refresh request		ccc_decide
  */
 #include "dcc/ccc.h"
 
-/*
- * log2 is taken of times in 1/64 us (CCC_L2_SHIFT), so that the floor
- * q_B/64 below which q counts as q_B/64 (log2 0 is undefined, and a
- * measured q of 0 is common on a us clock; spec 8-6) exists even for
- * q_B = 1 us.  log2(q_B/q) <= 6, |delta| <= 3 + |q_v|.  Values < 2^36.
- */
-static inline u64 ccc_q_floor(const struct ccc_cfg *c)
+/* ---- config ------------------------------------------------------------ */
+
+void ccc_params_init(struct ccc_params *p, const struct ccc_knobs *k)
 {
-	return c->qb_us;	/* in 1/64 us: q_B / 64 */
+	u32 qb_ns = (u32)min_t(u64, dcc_us_to_ns(max_t(u32, k->q_b_us, 1)),
+			       CCC_RTT_MAX_NS);
+	u32 l2qb = dcc_log2_q16(qb_ns);		/* >= log2(1000) > 9 */
+
+	*p = (struct ccc_params){
+		.qb_ns = qb_ns,
+		.l2qb = l2qb,
+		.l2floor = l2qb > CCC_L2_FLOOR ? l2qb - CCC_L2_FLOOR : 0,
+		.gamma_q16 = (u32)(((u64)min_t(u32, k->gamma_pct, 99) << CCC_Q) / 100),
+		.qv_near = (u32)(((u64)min_t(u32, k->qv_near_pct, 100) << CCC_Q) / 100),
+		.fair_ai = (u32)(((u64)min_t(u32, k->fair_ai_pml, 1000) << CCC_Q) / 1000),
+		.ut_pct = (u16)clamp_t(u32, k->ut_pct, 1, 100),
+		.span_pct = (u16)clamp_t(u32, k->span_pct, 1, 400),
+		.min_samples = (u16)clamp_t(u32, k->min_samples, 2, CCC_LSQ_N_MAX),
+		.n_ai_max = (u8)min_t(u32, k->n_ai_max, CCC_N_AI_MAX_LIMIT),
+		.cwnd_gain_pct = (u8)clamp_t(u32, k->cwnd_gain_pct, 1, 255),
+	};
 }
 
-/* rate as a share of R_l, Q16, saturating at 1.0 */
-static u32 ccc_share(const struct ccc_cfg *c, u64 rate)
+bool ccc_cfg_resolve(struct ccc_cfg *c, const struct ccc_params *p,
+		     u64 line_bytes_ps, u32 rttmin_ns, u32 mss, u64 max_pacing)
+{
+	u64 line = clamp_t(u64, line_bytes_ps, 1, DCC_RATE_MAX_BPS);
+	u32 rtt = min_t(u32, rttmin_ns, CCC_RTT_MAX_NS);
+	u64 r_max = min_t(u64, line, max_pacing);
+	/* spec 4.5: max(R_l / 1024, 2 MSS per RTT_min); 2^17 * 2^30 */
+	u64 r_min = max_t(u64, line >> 10,
+			  div_u64((u64)2 * max_t(u32, mss, 1) * DCC_NSEC_PER_SEC,
+				  max_t(u32, rtt, 1)));
+
+	r_max = max_t(u64, r_max, 1);
+	*c = (struct ccc_cfg){
+		.p = p,
+		.line_bytes_ps = line,
+		.r_max = r_max,
+		.r_min = (u32)min_t(u64, min(r_min, r_max), U32_MAX),
+		.rttmin_ns = rtt,
+	};
+	return rtt != 0;
+}
+
+void ccc_cfg_changed(struct ccc_state *s, u32 old_rttmin_ns,
+		     const struct ccc_cfg *c)
+{
+	u8 k = ccc_lsq_shift(c);
+	s64 dy, sy;
+
+	if (c->rttmin_ns == old_rttmin_ns || !s->lsq_n)
+		return;
+	/*
+	 * y = (RTT >> k) - (RTT_min >> k): a new RTT_min moves every point
+	 * of the open batch by dy, which the sums take exactly (sy += n dy,
+	 * sxy += sx dy; a slope does not depend on the origin).  A new unit
+	 * k, or a move the bounds of struct ccc_state do not hold, drops
+	 * the batch instead.
+	 */
+	dy = (s64)(old_rttmin_ns >> k) - (c->rttmin_ns >> k);
+	sy = s->lsq_sy + dy * s->lsq_n;		/* |.| < 2^31 + 2^40 */
+	if (k != ccc_lsq_shift_of(old_rttmin_ns, c->p->qb_ns) ||
+	    dy > (1 << 20) || dy < -(1 << 20) || sy >= S32_MAX || sy <= S32_MIN) {
+		s->lsq_n = 0;
+		return;
+	}
+	s->lsq_sy = (s32)sy;
+	s->lsq_sxy += dy * s->lsq_sx;		/* |.| < 2^53 + 2^52 */
+}
+
+/* ---- state ------------------------------------------------------------- */
+
+u32 ccc_share(const struct ccc_cfg *c, u64 rate)
 {
 	/* rate <= 2^37, * 2^16 = 2^53: fits u64 */
 	return (u32)min_t(u64, div64_u64(rate << CCC_Q, c->line_bytes_ps),
@@ -36,28 +111,135 @@ u64 ccc_basis_bytes_ps(const struct ccc_state *s, const struct ccc_cfg *c)
 	return ccc_share_bytes_ps(c, s->basis);
 }
 
-void ccc_state_reset_grad(struct ccc_state *s)
+void ccc_state_forget(struct ccc_state *s)
 {
 	s->lsq_n = 0;
 	s->qv = 0;
-	s->flags &= ~CCC_S_QV_VALID;
+	s->n_ai = 0;
+	s->flags &= ~(CCC_S_QV_VALID | CCC_S_HAVE_PREV);
 }
 
 void ccc_state_init(struct ccc_state *s, const struct ccc_cfg *c, u64 r0)
 {
 	*s = (struct ccc_state){ 0 };
-	s->rate = clamp_val(r0, c->r_min, c->r_max);
+	s->rate = clamp_val(r0, (u64)c->r_min, c->r_max);
 	s->basis = ccc_share(c, s->rate);	/* S0 = r0 (spec 8-7) */
 	s->region = CCC_H2I;			/* not A: no S update yet */
 }
 
-s32 ccc_delta(const struct ccc_cfg *c, u32 q_us, s32 qv)
-{
-	/* both log2 values are < 2^22 (Q16 of < 37): s32 difference */
-	s32 l2q = (s32)dcc_log2_q16(max((u64)q_us << CCC_L2_SHIFT,
-					ccc_q_floor(c)));
+/* ---- the steps of one ACK ---------------------------------------------- */
 
-	return ((s32)c->l2qb - l2q) / 2 - qv;
+/* Itv(k) = t(k) - t(k-1), ns; 0 after a restart (rho = 0: no step) */
+static u32 ccc_itv_ns(struct ccc_state *s, const struct dcc_sample *smp)
+{
+	u32 rx = (u32)smp->rx_ns;
+	u32 itv = (s->flags & CCC_S_HAVE_PREV) ? rx - s->last_rx : 0;
+
+	s->last_rx = rx;
+	s->flags |= CCC_S_HAVE_PREV;
+	return itv;
+}
+
+/* q(k) = RTT(k) - RTT_min (eq. 2), >= 0 */
+static u32 ccc_queue_ns(const struct ccc_cfg *c, u32 rtt_ns)
+{
+	return rtt_ns > c->rttmin_ns ? rtt_ns - c->rttmin_ns : 0;
+}
+
+/* Open a batch at (x, y): the sums of its one point. */
+static void ccc_grad_open(struct ccc_state *s, u32 x, s32 y)
+{
+	s->lsq_x0 = x;
+	s->lsq_sx = 0;
+	s->lsq_sy = y;
+	s->lsq_sxx = 0;
+	s->lsq_sxy = 0;
+	s->lsq_n = 1;
+}
+
+/* eq. 4: q_v = gamma q_v + (1 - gamma) g, g the closed batch's slope */
+static void ccc_grad_ewma(struct ccc_state *s, const struct ccc_cfg *c, s32 g)
+{
+	s64 g64;
+
+	/* q_v = (R - C)/C >= -1 (4.2); an upper clamp bounds delta */
+	g = clamp_t(s32, g, -CCC_ONE, CCC_QV_MAX * CCC_ONE);
+	if (!(s->flags & CCC_S_QV_VALID)) {
+		s->qv = g;		/* first batch: nothing to average */
+	} else {
+		/* |.| <= 2^21 * 2^16 */
+		g64 = (s64)c->p->gamma_q16 * s->qv +
+		      (s64)(CCC_ONE - c->p->gamma_q16) * g;
+		/* rounded: a floor would park q_v at -1/65536 for ever */
+		s->qv = (s32)((g64 + (1 << (CCC_Q - 1))) >> CCC_Q);
+	}
+	s->flags |= CCC_S_QV_VALID;
+}
+
+/*
+ * q_v (eq. 3-4, batched): fold (ACK time, RTT) into the LSQ batch, close
+ * it when it has min_samples ACKs over span; true if q_v moved.  Units
+ * and bounds: struct ccc_state.
+ */
+static bool ccc_grad_update(struct ccc_state *s, const struct ccc_cfg *c,
+			    const struct dcc_sample *smp)
+{
+	u8 k = ccc_lsq_shift(c);
+	u32 x = (u32)(smp->rx_ns >> k);
+	u32 dx = x - s->lsq_x0;		/* modular: wrap-safe */
+	s32 y = (s32)clamp_t(s64, (s64)(smp->rtt_ns >> k) - (c->rttmin_ns >> k),
+			     -(1LL << 21), 1LL << 21);
+	s32 g;
+
+	if (!s->lsq_n || dx > (1U << 22)) {
+		ccc_grad_open(s, x, y);	/* first point, or a stale batch */
+		return false;
+	}
+	s->lsq_sx += dx;		/* n < 2^10, dx <= 2^22: < 2^32 */
+	s->lsq_sy += y;			/* < 2^31 */
+	s->lsq_sxx += (u64)dx * dx;	/* < 2^54 */
+	s->lsq_sxy += (s64)dx * y;	/* |.| < 2^53 */
+	s->lsq_n++;
+
+	if (!((s->lsq_n >= c->p->min_samples &&
+	       ((u64)dx << k) >= ccc_span_ns(c)) ||
+	      s->lsq_n >= CCC_LSQ_N_MAX))
+		return false;
+
+	if (!dcc_bls_slope_q16(s->lsq_n, s->lsq_sx, s->lsq_sy, s->lsq_sxx,
+			       s->lsq_sxy, &g)) {
+		ccc_grad_open(s, x, y);	/* all points at one instant */
+		return false;
+	}
+	ccc_grad_ewma(s, c, g);
+	/* the closing point opens the next batch (as dcc_bls does) */
+	ccc_grad_open(s, x, y);
+	return true;
+}
+
+/* v_ai bookkeeping (4.3.4; the round counting is spec 8-8 [R]) */
+static void ccc_vai_update(struct ccc_state *s, const struct ccc_cfg *c,
+			   u32 q, u32 ut, bool round_start)
+{
+	if (round_start) {
+		if (s->flags & CCC_S_UNDERUTIL)
+			s->n_ai = min_t(u8, s->n_ai + 1, c->p->n_ai_max);
+		else
+			s->n_ai = 0;
+		s->flags |= CCC_S_UNDERUTIL;
+	}
+	if (q > ut) {			/* the streak of idle RTTs ended */
+		s->n_ai = 0;
+		s->flags &= ~CCC_S_UNDERUTIL;
+	}
+}
+
+s32 ccc_delta(const struct ccc_cfg *c, u32 q_ns, s32 qv)
+{
+	/* both log2 values are < 2^21 (Q16 of < 30): s32 difference */
+	s32 l2q = (s32)max(dcc_log2_q16(q_ns), c->p->l2floor);
+
+	return ((s32)c->p->l2qb - l2q) / 2 - qv;
 }
 
 /*
@@ -78,88 +260,39 @@ s32 ccc_delta(const struct ccc_cfg *c, u32 q_us, s32 qv)
  * H_2^d use the same rule, so it only changes the S bookkeeping and the
  * telemetry (spec 8-1).
  */
-u8 ccc_region(const struct ccc_cfg *c, u32 q_us, s32 qv, s32 delta)
+u8 ccc_region(const struct ccc_cfg *c, u32 q_ns, s32 qv, s32 delta)
 {
+	u32 qb = c->p->qb_ns;
+
 	if (delta > 0) {
-		if (q_us >= c->qb_us)
+		if (q_ns >= qb)
 			return CCC_AI;		/* forces q_v < 0 */
-		return qv <= -(s32)c->qv_near ? CCC_H1I : CCC_H2I;
+		return qv <= -(s32)c->p->qv_near ? CCC_H1I : CCC_H2I;
 	}
-	if (q_us < c->qb_us)
+	if (q_ns < qb)
 		return CCC_H1D;			/* forces q_v > 0 */
-	if (qv < 0 && (u64)q_us <= 4ULL * c->qb_us)
+	if (qv < 0 && (u64)q_ns <= 4ULL * qb)
 		return CCC_AD;
 	return CCC_H2D;
 }
 
-/* Fold one (ACK time, RTT) point into the LSQ batch; true if q_v moved. */
-static bool ccc_lsq_add(struct ccc_state *s, const struct ccc_cfg *c,
-			u32 x_us, u32 y_us)
+/* Irr / R_l = max(0, 1 - q/q_B) (eq. 6), Q16; q < q_B here: < 2^46 */
+static u32 ccc_irr_frac(const struct ccc_cfg *c, u32 q)
 {
-	struct ccc_lsq *l = &s->lsq;
-	u32 dx = x_us - l->x0;		/* modular: wrap-safe */
-	s64 dy, g64;
-	s32 g;
-
-	if (!s->lsq_n || dx > (1U << 22))
-		goto restart;		/* first point, or a 4 s old batch */
-
-	dy = clamp_t(s64, (s64)y_us - l->y0, -(1LL << 20), 1LL << 20);
-	l->sx += dx;			/* n <= 2^10, dx <= 2^22: < 2^32 */
-	l->sy += (s32)dy;		/* |sy| <= 2^30 */
-	l->sxx += (u64)dx * dx;		/* <= 2^54 */
-	l->sxy += (s64)dx * dy;		/* |.| <= 2^52 */
-	s->lsq_n++;
-
-	if (!((s->lsq_n >= c->min_samples && dx >= c->span_us) ||
-	      s->lsq_n >= CCC_LSQ_N_MAX))
-		return false;
-
-	if (!dcc_bls_slope_q16(s->lsq_n, l->sx, l->sy, l->sxx, l->sxy, &g))
-		goto restart;		/* all points at one instant */
-	/* q_v = (R - C)/C >= -1 (4.2); an upper clamp bounds delta */
-	g = clamp_t(s32, g, -CCC_ONE, CCC_QV_MAX * CCC_ONE);
-	if (!(s->flags & CCC_S_QV_VALID)) {
-		s->qv = g;		/* first batch: nothing to average */
-	} else {
-		/* eq. 4: q_v = gamma q_v + (1 - gamma) g; |.| <= 2^21 * 2^16 */
-		g64 = (s64)c->gamma_q16 * s->qv +
-		      (s64)(CCC_ONE - c->gamma_q16) * g;
-		/* rounded: a floor would park q_v at -1/65536 for ever */
-		s->qv = (s32)((g64 + (1 << (CCC_Q - 1))) >> CCC_Q);
-	}
-	s->flags |= CCC_S_QV_VALID;
-	/* the closing point opens the next batch (as dcc_bls does) */
-	l->x0 = x_us;
-	l->y0 = y_us;
-	l->sx = 0;
-	l->sy = 0;
-	l->sxx = 0;
-	l->sxy = 0;
-	s->lsq_n = 1;
-	return true;
-
-restart:
-	*l = (struct ccc_lsq){ .x0 = x_us, .y0 = y_us };
-	s->lsq_n = 1;
-	return false;
+	if (q >= c->p->qb_ns)
+		return 0;
+	return CCC_ONE - (u32)div_u64((u64)q << CCC_Q, c->p->qb_ns);
 }
 
-/* v_ai bookkeeping (4.3.4; the round counting is spec 8-8 [R]) */
-static void ccc_vai_update(struct ccc_state *s, const struct ccc_cfg *c,
-			   u32 q_us, bool round_start)
+/* f(k) = [(Irr - r) * delta > 0] (eq. 9); 0 on either boundary */
+static u8 ccc_fair_gate(s32 delta, u64 irr, u64 r)
 {
-	if (round_start) {
-		if (s->flags & CCC_S_UNDERUTIL)
-			s->n_ai = min_t(u8, s->n_ai + 1, c->n_ai_max);
-		else
-			s->n_ai = 0;
-		s->flags |= CCC_S_UNDERUTIL;
-	}
-	if (q_us > c->ut_us) {		/* the streak of idle RTTs ended */
-		s->n_ai = 0;
-		s->flags &= ~CCC_S_UNDERUTIL;
-	}
+	return (delta > 0 && irr > r) || (delta < 0 && irr < r);
+}
+
+static bool ccc_qv_near0(const struct ccc_cfg *c, s32 qv)
+{
+	return qv > -(s32)c->p->qv_near && qv < (s32)c->p->qv_near;
 }
 
 /*
@@ -178,25 +311,26 @@ static void ccc_vai_update(struct ccc_state *s, const struct ccc_cfg *c,
  * between 0.4 and 3.7 C with it).
  */
 static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
-			     u8 region, u32 q_us, s32 qv)
+			     u8 region, u32 q, u32 ut)
 {
-	u32 sum = 0;
+	u32 sum = 0, cnt;
 	int i;
 
-	if ((s->flags & CCC_S_QV_VALID) && q_us > c->ut_us &&
-	    qv > -(s32)c->qv_near && qv < (s32)c->qv_near) {
+	if ((s->flags & CCC_S_QV_VALID) && q > ut && ccc_qv_near0(c, s->qv)) {
 		s->rec[s->rec_idx] = (u16)min_t(u32, ccc_share(c, s->rate),
 						65535U);
-		s->rec_idx = (s->rec_idx + 1) % CCC_NREC;
-		if (s->rec_cnt < CCC_NREC)
-			s->rec_cnt++;
+		if (++s->rec_idx == CCC_NREC) {
+			s->rec_idx = 0;
+			s->flags |= CCC_S_REC_FULL;
+		}
 	}
+	cnt = (s->flags & CCC_S_REC_FULL) ? CCC_NREC : s->rec_idx;
 	/*
 	 * On leaving A (4.3.4); and, while S is still the initial guess S0,
 	 * on entering H^i [R], so that a flow whose first records came from
 	 * H^d does not probe with S0.
 	 */
-	if (!s->rec_cnt) {
+	if (!cnt) {
 		/*
 		 * No record yet: S0 = r0 is only a guess (the paper gives
 		 * none).  After a line-rate start, r0 = R_l is N times C/N
@@ -211,172 +345,215 @@ static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
 	if ((ccc_region_is_a(s->region) && !ccc_region_is_a(region)) ||
 	    (!(s->flags & CCC_S_BASIS_SET) &&
 	     (region == CCC_H1I || region == CCC_H2I))) {
-		for (i = 0; i < s->rec_cnt; i++)
+		for (i = 0; i < (int)cnt; i++)
 			sum += s->rec[i];
-		s->basis = max_t(u32, 1, sum / s->rec_cnt);
+		s->basis = max_t(u32, 1, sum / cnt);
 		s->flags |= CCC_S_BASIS_SET;
 	}
 }
 
-void ccc_on_ack(struct ccc_state *s, const struct ccc_cfg *c,
-		const struct ccc_ack *a, struct ccc_decision *d)
+/* smoothing factor rho = min(1, Itv / RTT_min), Q16; itv * 2^16 < 2^46 */
+static u32 ccc_rho(const struct ccc_cfg *c, u32 itv)
 {
-	struct ccc_decision dd = { 0 };
-	u32 q = a->rtt_us > c->rttmin_us ? a->rtt_us - c->rttmin_us : 0;
-	u64 irr, mag, r = s->rate;
-	s32 delta;
-	u8 region;
-
-	/* q_v (eq. 3-4, batched), v_ai, delta (eq. 5/10), region */
-	dd.qv_updated = ccc_lsq_add(s, c, a->rx_us, a->rtt_us);
-	ccc_vai_update(s, c, q, a->round_start);
-	delta = ccc_delta(c, q, s->qv);
-	region = ccc_region(c, q, s->qv, delta);
-
-	/* Irr / R_l = max(0, 1 - q/q_B) (eq. 6); q < q_B here: < 2^48 */
-	dd.irr_frac = q >= c->qb_us ? 0 :
-		CCC_ONE - (u32)div_u64((u64)q << CCC_Q, c->qb_us);
-	irr = ccc_share_bytes_ps(c, dd.irr_frac);
-
-	/* f(k) = [(Irr - r) * delta > 0] (eq. 9); 0 on either boundary */
-	dd.f = (delta > 0 && irr > r) || (delta < 0 && irr < r);
-
-	ccc_basis_update(s, c, region, q, s->qv);
-
-	/* smoothing factor Itv / RTT_min in (0, 1]; itv * 2^16 < 2^48 */
-	dd.rho = (u32)min_t(u64, div_u64((u64)a->itv_us << CCC_Q, c->rttmin_us),
-			    CCC_ONE);
-
-	switch (region) {
-	case CCC_AI: {
-		/*
-		 * Analytical rule (eq. 8): u = delta(q_pred) * M / RTT_min,
-		 * q_pred = q + Itv * q_v (App. A).  M is the bytes this ACK
-		 * covers (spec 8-5 [R]) and Itv the interval per packet it
-		 * covers: the paper has one ACK per packet of size M, so a
-		 * stretch ACK or a GRO batch of k packets carries the steps
-		 * of the k ACKs it stands for.  Itv is bounded by RTT_min
-		 * in the prediction and q_pred floored (spec 8-6 [R]).
-		 */
-		u32 itv = min(a->itv_us / max_t(u32, a->pkts, 1), c->rttmin_us);
-		s64 qp = (s64)q + (((s64)itv * s->qv) >> CCC_Q);
-						/* |.| <= 2^30 * 2^20 */
-		s32 dp = ccc_delta(c, (u32)clamp_t(s64, qp, 0, U32_MAX),
-				   s->qv);
-
-		if (dp > 0) {
-			/* dp <= 2^23, M * 1e6 <= 2^52: 128-bit in mul_div */
-			mag = dcc_mul_div((u64)dp * a->acked_bytes,
-					  DCC_USEC_PER_SEC,
-					  (u64)c->rttmin_us << CCC_Q);
-			dd.step = (s64)min_t(u64, mag, c->r_max);
-		}
-		break;
-	}
-	case CCC_H1I:
-	case CCC_H2I: {
-		/* probing increase: u = rho * v_ai * w_ai * f * S (4.3.4) */
-		u32 w_ai;
-
-		if (region == CCC_H1I) {
-			/* 0.5 Irr/R_l * max(0, 1 - 2 r/R_l) */
-			u32 r2 = 2 * ccc_share(c, r);
-
-			w_ai = r2 >= CCC_ONE ? 0 :
-			       (u32)((((u64)dd.irr_frac / 2) *
-				      (CCC_ONE - r2)) >> CCC_Q);
-		} else {
-			/* 0.1 Irr/R_l (Alg. 1 line 10 drops /R_l: typo) */
-			w_ai = (u32)(((u64)dd.irr_frac * 6554) >> CCC_Q);
-		}
-		if (!dd.f || a->app_limited)
-			break;	/* an idle app is not spare capacity (8-10) */
-		/* S <= 2^37; * w_ai <= 2^53; * rho <= 2^53; << n_ai <= 2^57 */
-		mag = (ccc_basis_bytes_ps(s, c) * w_ai) >> CCC_Q;
-		mag = ((mag * dd.rho) >> CCC_Q) << s->n_ai;
-		dd.step = (s64)min_t(u64, mag, c->r_max);
-		break;
-	}
-	default: {
-		/* probing decrease: w_md = -0.25 min(|q - q_B| / q_B, 1) */
-		u32 dist = q > c->qb_us ? q - c->qb_us : c->qb_us - q;
-		u32 w_md = (u32)min_t(u64, div_u64((u64)dist << CCC_Q,
-						   c->qb_us), CCC_ONE) / 4;
-
-		if (!dd.f)
-			break;
-		/* u = rho * w_md * f * r; r <= 2^37, * 2^16: < 2^53 */
-		mag = (((r * w_md) >> CCC_Q) * dd.rho) >> CCC_Q;
-		dd.step = -(s64)mag;
-		break;
-	}
-	}
-
-	/*
-	 * Stalled H^i: the additive fairness step [R] (issue 8).
-	 *
-	 * In H^i the paper lets only flows below Irr = R_l (1 - q/q_B)
-	 * increase (f, eq. 9), so that "the gap among unfair flows is
-	 * effectively reduced while the system keeps approaching
-	 * delta(k) = 0" (4.3.4).  Just below q_B, Irr is below every
-	 * flow's rate, and with the aggregate at C (|q_v| < 0.05, the
-	 * paper's own "close to C" test, 4.3.4) no flow moves: the state
-	 * stops short of (q_B, 0), in H_2^i, and the f gate, which only
-	 * acts as the state sweeps q, stops acting too.  The guest and the
-	 * model park there for hundreds of RTTs at any rate ratio (80:20
-	 * joins took 530-1150 RTT_min in the model), because everything
-	 * else CCC does there is multiplicative: the analytical step of
-	 * eq. 8 is per ACK (App. A: the same u for every ACK of every
-	 * flow, so a flow gains in proportion to its ACK rate, i.e. to r)
-	 * and S, the mean of the flow's own past rates (4.3.4), is ~r too
-	 * unless the flows are already fair.  Multiplicative increase with
-	 * multiplicative decrease keeps the rate ratio (Chiu-Jain).
-	 *
-	 * So while the state is stalled there (H^i, |q_v| < 0.05, the link
-	 * busy: q > the 4.3.4 under-utilisation margin), every flow adds
-	 * the same rho * fair_ai * R_l, a per-RTT_min step independent of
-	 * its rate and of f: an additive increase that moves the state on
-	 * towards delta = 0 as eq. 1 intends, and that, with the
-	 * multiplicative decreases of A^d/H^d (w_md r), is AIMD and
-	 * converges to the fair share.  It is off as soon as the queue
-	 * moves (|q_v| >= 0.05: the paper's probing steps act alone) and
-	 * above q_B, so the transients and the A zig-zag are the paper's.
-	 * fair_ai = 0 turns it off.  rho (Itv/RTT_min, 4.3.4) makes it a
-	 * per-time step whatever the ACK rate.
-	 * line_bytes_ps < 2^37, fair_ai <= 2^16, rho <= 2^16: < 2^53 each.
-	 */
-	if (c->fair_ai && (region == CCC_H1I || region == CCC_H2I) &&
-	    !a->app_limited && q > c->ut_us &&
-	    s->qv < (s32)c->qv_near && s->qv > -(s32)c->qv_near) {
-		mag = (((c->line_bytes_ps * c->fair_ai) >> CCC_Q) * dd.rho) >> CCC_Q;
-		dd.step += (s64)min_t(u64, mag, c->r_max);
-	}
-
-	/* r(k+1) = r(k) + u(k), kept in [r_min, r_max] (spec 4.5 [R]) */
-	if (dd.step >= 0)
-		r = min_t(u64, r + (u64)dd.step, c->r_max);
-	else
-		r = (u64)-dd.step >= r ? 0 : r - (u64)-dd.step;
-	s->rate = clamp_val(r, c->r_min, c->r_max);
-	s->region = region;
-
-	if (d) {
-		dd.q_us = q;
-		dd.delta = delta;
-		dd.region = region;
-		*d = dd;
-	}
+	if (itv >= c->rttmin_ns)
+		return CCC_ONE;
+	return (u32)div_u64((u64)itv << CCC_Q, c->rttmin_ns);
 }
 
-u64 ccc_cwnd_bytes(const struct ccc_cfg *c, u64 rate, u32 gain_pct)
+/*
+ * A^i, the analytical rule (eq. 8): u = delta(q_pred) * M / RTT_min,
+ * q_pred = q + Itv * q_v (App. A).  M is the bytes this ACK covers (spec
+ * 8-5 [R]) and Itv the interval per packet it covers: the paper has one
+ * ACK per packet of size M, so a stretch ACK or a GRO batch of k packets
+ * carries the steps of the k ACKs it stands for.  Itv is bounded by
+ * RTT_min in the prediction and q_pred floored (spec 8-6 [R]).
+ */
+static s64 ccc_step_analytical(const struct ccc_state *s,
+			       const struct ccc_cfg *c,
+			       const struct dcc_sample *smp, u32 q, u32 itv)
+{
+	u32 itv_pkt = min(itv / max_t(u32, smp->acked, 1), c->rttmin_ns);
+	/* itv_pkt <= 2^30, |q_v| <= 2^20: |.| <= 2^50 */
+	s64 qp = (s64)q + (((s64)itv_pkt * s->qv) >> CCC_Q);
+	s32 dp = ccc_delta(c, (u32)clamp_t(s64, qp, 0, U32_MAX), s->qv);
+	u64 mag;
+
+	if (dp <= 0)
+		return 0;
+	/* dp <= 2^18, M < 2^32; * 1e9: 128-bit inside dcc_mul_div */
+	mag = dcc_mul_div((u64)dp * smp->acked_bytes, DCC_NSEC_PER_SEC,
+			  (u64)c->rttmin_ns << CCC_Q);
+	return (s64)min_t(u64, mag, c->r_max);
+}
+
+/* H_1^i, H_2^i: probing increase u = rho * v_ai * w_ai * f * S (4.3.4) */
+static s64 ccc_step_probe_up(const struct ccc_state *s, const struct ccc_cfg *c,
+			     const struct ccc_ack_info *i, bool app_limited)
+{
+	u32 w_ai, r2;
+	u64 mag;
+
+	if (!i->f || app_limited)
+		return 0;	/* an idle app is not spare capacity (8-10) */
+	if (i->region == CCC_H1I) {
+		/* 0.5 Irr/R_l * max(0, 1 - 2 r/R_l) */
+		r2 = 2 * ccc_share(c, s->rate);
+		w_ai = r2 >= CCC_ONE ? 0 :
+		       (u32)((((u64)i->irr_frac / 2) * (CCC_ONE - r2)) >> CCC_Q);
+	} else {
+		/* 0.1 Irr/R_l (Alg. 1 line 10 drops /R_l: typo) */
+		w_ai = (u32)(((u64)i->irr_frac * 6554) >> CCC_Q);
+	}
+	/* S <= 2^37; * w_ai <= 2^53; * rho <= 2^53; << n_ai <= 2^57 */
+	mag = (ccc_basis_bytes_ps(s, c) * w_ai) >> CCC_Q;
+	mag = ((mag * i->rho) >> CCC_Q) << s->n_ai;
+	return (s64)min_t(u64, mag, c->r_max);
+}
+
+/* A^d, H_1^d, H_2^d: probing decrease u = rho * w_md * f * r (4.3.4) */
+static s64 ccc_step_probe_down(const struct ccc_state *s,
+			       const struct ccc_cfg *c,
+			       const struct ccc_ack_info *i, u32 q)
+{
+	u32 qb = c->p->qb_ns;
+	u32 dist = q > qb ? q - qb : qb - q;
+	/* w_md = -0.25 min(|q - q_B| / q_B, 1); dist < 2^30: < 2^46 */
+	u32 w_md = (u32)min_t(u64, div_u64((u64)dist << CCC_Q, qb), CCC_ONE) / 4;
+
+	if (!i->f)
+		return 0;
+	/* r <= 2^37, * 2^16: < 2^53 */
+	return -(s64)((((s->rate * w_md) >> CCC_Q) * i->rho) >> CCC_Q);
+}
+
+/*
+ * Stalled H^i: the additive fairness step [R].
+ *
+ * In H^i the paper lets only flows below Irr = R_l (1 - q/q_B)
+ * increase (f, eq. 9), so that "the gap among unfair flows is
+ * effectively reduced while the system keeps approaching
+ * delta(k) = 0" (4.3.4).  Just below q_B, Irr is below every
+ * flow's rate, and with the aggregate at C (|q_v| < 0.05, the
+ * paper's own "close to C" test, 4.3.4) no flow moves: the state
+ * stops short of (q_B, 0), in H_2^i, and the f gate, which only
+ * acts as the state sweeps q, stops acting too.  The guest and the
+ * model park there for hundreds of RTTs at any rate ratio (80:20
+ * joins took 530-1150 RTT_min in the model), because everything
+ * else CCC does there is multiplicative: the analytical step of
+ * eq. 8 is per ACK (App. A: the same u for every ACK of every
+ * flow, so a flow gains in proportion to its ACK rate, i.e. to r)
+ * and S, the mean of the flow's own past rates (4.3.4), is ~r too
+ * unless the flows are already fair.  Multiplicative increase with
+ * multiplicative decrease keeps the rate ratio (Chiu-Jain).
+ *
+ * So while the state is stalled there (H^i, |q_v| < 0.05, the link
+ * busy: q > the 4.3.4 under-utilisation margin), every flow adds
+ * the same rho * fair_ai * R_l, a per-RTT_min step independent of
+ * its rate and of f: an additive increase that moves the state on
+ * towards delta = 0 as eq. 1 intends, and that, with the
+ * multiplicative decreases of A^d/H^d (w_md r), is AIMD and
+ * converges to the fair share.  It is off as soon as the queue
+ * moves (|q_v| >= 0.05: the paper's probing steps act alone) and
+ * above q_B, so the transients and the A zig-zag are the paper's.
+ * fair_ai = 0 turns it off.  rho (Itv/RTT_min, 4.3.4) makes it a
+ * per-time step whatever the ACK rate.
+ * R_l < 2^37, fair_ai <= 2^16, rho <= 2^16: < 2^53 each.
+ */
+static s64 ccc_fair_step(const struct ccc_state *s, const struct ccc_cfg *c,
+			 const struct ccc_ack_info *i, u32 q, u32 ut,
+			 bool app_limited)
+{
+	u64 mag;
+
+	if (!c->p->fair_ai || (i->region != CCC_H1I && i->region != CCC_H2I) ||
+	    app_limited || q <= ut || !ccc_qv_near0(c, s->qv))
+		return 0;
+	mag = (((c->line_bytes_ps * c->p->fair_ai) >> CCC_Q) * i->rho) >> CCC_Q;
+	return (s64)min_t(u64, mag, c->r_max);
+}
+
+/* u(k) of the region (eq. 8 or the probing rules), plus the fair step */
+static s64 ccc_step(const struct ccc_state *s, const struct ccc_cfg *c,
+		    const struct dcc_sample *smp, const struct ccc_ack_info *i,
+		    u32 ut)
+{
+	s64 u;
+
+	switch (i->region) {
+	case CCC_AI:
+		u = ccc_step_analytical(s, c, smp, i->q_ns, i->itv_ns);
+		break;
+	case CCC_H1I:
+	case CCC_H2I:
+		u = ccc_step_probe_up(s, c, i, smp->app_limited);
+		break;
+	default:
+		u = ccc_step_probe_down(s, c, i, i->q_ns);
+		break;
+	}
+	return u + ccc_fair_step(s, c, i, i->q_ns, ut, smp->app_limited);
+}
+
+/* r(k+1) = r(k) + u(k), kept in [r_min, r_max] (spec 4.5 [R]) */
+static void ccc_rate_update(struct ccc_state *s, const struct ccc_cfg *c,
+			    s64 u)
+{
+	u64 r = s->rate;
+
+	if (u >= 0)
+		r = min_t(u64, r + (u64)u, c->r_max);
+	else
+		r = (u64)-u >= r ? 0 : r - (u64)-u;
+	s->rate = clamp_val(r, (u64)c->r_min, c->r_max);
+}
+
+void ccc_decide(const struct ccc_state *st, const struct ccc_cfg *c,
+		struct dcc_decision *d)
+{
+	d->rate_bytes_ps = st->rate;
+	d->cwnd_bytes = ccc_cwnd_bytes(c, st->rate);
+	d->flags = 0;
+}
+
+void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,
+		const struct dcc_sample *s, bool round_start,
+		struct dcc_decision *d, struct ccc_ack_info *info)
+{
+	struct ccc_ack_info i = { 0 };
+	u32 ut = ccc_ut_ns(c);
+	u64 irr;
+
+	i.itv_ns = ccc_itv_ns(st, s);
+	i.q_ns = ccc_queue_ns(c, s->rtt_ns);
+	i.qv_updated = ccc_grad_update(st, c, s);
+	ccc_vai_update(st, c, i.q_ns, ut, round_start);
+	i.delta = ccc_delta(c, i.q_ns, st->qv);
+	i.region = ccc_region(c, i.q_ns, st->qv, i.delta);
+	i.irr_frac = ccc_irr_frac(c, i.q_ns);
+	irr = ccc_share_bytes_ps(c, i.irr_frac);
+	i.f = ccc_fair_gate(i.delta, irr, st->rate);
+	ccc_basis_update(st, c, i.region, i.q_ns, ut);
+	i.rho = ccc_rho(c, i.itv_ns);
+	i.step = ccc_step(st, c, s, &i, ut);
+	ccc_rate_update(st, c, i.step);
+	st->region = i.region;
+
+	ccc_decide(st, c, d);
+	if (round_start)
+		d->flags |= CCC_D_NEW_ROUND;
+	if (info)
+		*info = i;
+}
+
+u64 ccc_cwnd_bytes(const struct ccc_cfg *c, u64 rate)
 {
 	/*
 	 * The paper caps inflight at r * RTT_min (5); at the target the
 	 * RTT is RTT_min + q_B, so that cap would hold the flow below r.
 	 * Adding q_B (spec 6.4 [R]) makes it bind only above the target.
 	 */
-	u64 w = dcc_rate_time_bytes(rate, (u64)c->rttmin_us + c->qb_us,
-				    DCC_USEC_PER_SEC);
+	u64 w = dcc_rate_time_bytes(rate, (u64)c->rttmin_ns + c->p->qb_ns,
+				    DCC_NSEC_PER_SEC);
 
-	return dcc_mul_div(w, gain_pct, 100);
+	return dcc_mul_div(w, c->p->cwnd_gain_pct, 100);
 }

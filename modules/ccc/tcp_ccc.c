@@ -40,14 +40,17 @@
  *
  * Paper symbol -> code:
  *	r, S, q_v, n (v_ai = 2^n)	ccc->st.rate, .basis, .qv, .n_ai
- *	q_B, R_l, gamma, RTT_min	ccc_cfg .qb_us, .line_bytes_ps, .gamma_q16,
- *					.rttmin_us (from the per-socket snapshot)
- *	Itv, M				ccc_ack .itv_us, .acked_bytes
+ *	q_B, gamma			ccc_params .qb_ns, .gamma_q16 (the shared
+ *					parameter snapshot)
+ *	R_l, RTT_min			ccc_cfg .line_bytes_ps, .rttmin_ns (the
+ *					socket's resolved config)
+ *	Itv, M				ccc_ack_info .itv_ns, dcc_sample .acked_bytes
  *	regions A^i..H_2^d		enum ccc_region (include/dcc/ccc.h)
  * The law itself is plain C in ccc_law.c (userspace-tested).
  *
  * Linux adaptations (spec ccc.md 6.7; what the paper leaves open):
- *  - RTT from rs->rtt_us (software, us); q_v from least squares over
+ *  - RTT and ACK times from dcc_sample (ns; the RTT is the stack's us
+ *    sample today); q_v from least squares over
  *    batches of >= min_samples ACKs spanning >= span_pct of RTT_min, then
  *    eq. 4's EWMA: eq. 4's two-point slope is meaningless under software
  *    timestamp noise;
@@ -55,9 +58,10 @@
  *    probing steps per unit of time (rho), so the number of ACKs that
  *    carry a window does not matter;
  *  - RTT_min: base_rtt_us, else tcp_min_rtt() (shared per destination,
- *    looked up once per RTT round); R_l: line_rate_mbps, else an
- *    estimate (highest delivery rate + 25% of the namespace's flows
- *    through the same device, windowed: dcc_shared_line_rate);
+ *    looked up once per RTT round, when the law asks: CCC_D_NEW_ROUND);
+ *    R_l: line_rate_mbps, else an estimate (highest delivery rate + 25%
+ *    of the namespace's flows through the same device, windowed:
+ *    dcc_shared_line_rate, folded in once per round likewise);
  *  - start at R_l (the paper's NS-3 convention, start_mode 0) or at
  *    IW/RTT (start_mode 1); RTO halves r (undone if spurious); restart
  *    after idle forgets the gradient; no increase on app-limited ACKs;
@@ -68,10 +72,24 @@
  *  - cwnd = r (RTT_min + q_B) * cwnd_gain (the paper: r RTT_min, which
  *    would bind below r at the target).
  *
- * All state lives in icsk_ca_priv (104 bytes); nothing sleeps or allocates.
- * Lifecycle as in dcc.h: hooks before init leave the state alone.
+ * Parameters: a write publishes a new immutable snapshot (RCU + refcount,
+ * as tcp_nscc.c); each socket takes a reference to the snapshot current
+ * at its init (8 bytes: the pointer in its ccc_cfg), so a running flow
+ * never sees its parameters change, fair_ai_pml and share_base_rtt
+ * included.  The socket's config (struct ccc_cfg: R_l, r_min, r_max,
+ * RTT_min) is resolved at init and again only when the law asks for a
+ * refresh (once per RTT round), never per ACK.
+ *
+ * Per-socket state in icsk_ca_priv (104 bytes, BUILD_BUG_ON'd): the law's
+ * state (64), the resolved config (32), the round and RTO bookkeeping.
+ * Nothing sleeps or allocates on the ACK path.  Lifecycle as in dcc.h:
+ * hooks before init leave the state alone; release drops the snapshot
+ * reference init took.
  */
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/refcount.h>
+#include <linux/rcupdate.h>
 #include <net/tcp.h>
 #include <linux/inet_diag.h>
 #include "dcc/dcc.h"
@@ -80,7 +98,7 @@
 #define CREATE_TRACE_POINTS
 #include "ccc_trace.h"
 
-/* ---- tunables (validated; snapshotted per socket in ccc_init) --------- */
+/* ---- tunables (validated; one immutable snapshot per socket) ---------- */
 
 static u32 q_b_us = 50;		/* q_B: paper 5 (NS-3), 20 (testbed); 50 for
 				 * Linux software timestamps (spec 5)
@@ -103,34 +121,140 @@ static u32 share_base_rtt = 1;	/* RTT_min: min over the netns's CCC flows to
 				 * the destination (base_rtt_us = 0 only)
 				 */
 
-dcc_param_range(q_b_us, q_b_us, 1, 1000000,  0644,
-		"target queueing delay q_B in us");
-dcc_param_range(line_rate_mbps, line_rate_mbps, 0, 800000, 0644,
-		"NIC line rate R_l in Mbit/s, 0 = estimate from delivery rates");
-dcc_param_range(base_rtt_us, base_rtt_us, 0, 1000000, 0644,
-		"RTT_min in us, 0 = tcp_min_rtt() of each socket");
-dcc_param_range(gamma_pct, gamma_pct, 0, 99, 0644,
-		"q_v EWMA weight of the old value, % (paper 20)");
-dcc_param_range(ut_pct, ut_pct, 1, 100, 0644,
-		"link under-utilised while q <= this % of RTT_min (paper 5)");
-dcc_param_range(qv_near_pct, qv_near_pct, 1, 50, 0644,
-		"|q_v| below this % counts as 0: S records, H_1^i/H_2^i boundary (paper 5)");
-dcc_param_range(span_pct, span_pct, 1, 400, 0644,
-		"q_v least-squares batch spans at least this % of RTT_min");
-dcc_param_range(min_samples, min_samples, 2, 255, 0644,
-		"q_v least-squares batch needs this many ACKs (2 = eq. 4's two-point slope)");
-dcc_param_range(n_ai_max, n_ai_max, 0, CCC_N_AI_MAX_LIMIT, 0644,
-		"cap of n in v_ai = 2^n");
-dcc_param_range(cwnd_gain_pct, cwnd_gain_pct, 50, 255, 0644,
-		"cwnd = r * (RTT_min + q_B) * this / 100");
-dcc_param_range(start_mode, start_mode, 0, 1, 0644,
-		"initial rate: 0 = R_l (paper), 1 = initial window per RTT");
-dcc_param_range(init_rate_mbps, init_rate_mbps, 1, 800000, 0644,
-		"estimate mode only: R_l in Mbit/s before any delivery-rate sample");
-dcc_param_range(fair_ai_pml, fair_ai_pml, 0, 1000, 0644,
-		"additive fairness step while the state is stalled below q_B, per mille of R_l per RTT_min (0 = paper-exact law)");
-dcc_param_range(share_base_rtt, share_base_rtt, 0, 1, 0644,
-		"base_rtt_us = 0: use the lowest min RTT of the CCC flows of this network namespace to the same destination");
+/* One immutable parameter set; sockets hold references. */
+struct ccc_snap {
+	refcount_t ref;
+	struct rcu_head rcu;
+	struct ccc_params p;	/* the law's (ccc_cfg.p points here) */
+	u64 line_bytes_ps;	/* line_rate_mbps; 0 = estimate */
+	u64 init_line_bytes_ps;	/* init_rate_mbps: the estimate's floor */
+	u32 base_rtt_ns;	/* base_rtt_us; 0 = tcp_min_rtt() */
+	u8 start_mode;
+	u8 share_base_rtt;
+};
+
+static struct ccc_snap __rcu *ccc_cur;
+static DEFINE_SPINLOCK(ccc_snap_lock);
+/* used only if no snapshot exists (never after module init): defaults */
+static struct ccc_snap ccc_snap_fallback;
+
+static void ccc_snap_fill(struct ccc_snap *s)
+{
+	struct ccc_knobs k = {
+		.q_b_us = READ_ONCE(q_b_us),
+		.gamma_pct = READ_ONCE(gamma_pct),
+		.ut_pct = READ_ONCE(ut_pct),
+		.qv_near_pct = READ_ONCE(qv_near_pct),
+		.span_pct = READ_ONCE(span_pct),
+		.min_samples = READ_ONCE(min_samples),
+		.n_ai_max = READ_ONCE(n_ai_max),
+		.cwnd_gain_pct = READ_ONCE(cwnd_gain_pct),
+		.fair_ai_pml = READ_ONCE(fair_ai_pml),
+	};
+
+	ccc_params_init(&s->p, &k);
+	s->line_bytes_ps = (u64)READ_ONCE(line_rate_mbps) * DCC_MBPS_TO_BPS;
+	s->init_line_bytes_ps = (u64)READ_ONCE(init_rate_mbps) * DCC_MBPS_TO_BPS;
+	s->base_rtt_ns = (u32)dcc_us_to_ns(READ_ONCE(base_rtt_us));
+	s->start_mode = (u8)READ_ONCE(start_mode);
+	s->share_base_rtt = (u8)READ_ONCE(share_base_rtt);
+}
+
+static void ccc_snap_put(struct ccc_snap *s)
+{
+	if (s && s != &ccc_snap_fallback && refcount_dec_and_test(&s->ref))
+		kfree_rcu(s, rcu);
+}
+
+static struct ccc_snap *ccc_snap_get(void)
+{
+	struct ccc_snap *s;
+
+	rcu_read_lock();
+	do {	/* a replaced snapshot may drop to 0: read the new pointer */
+		s = rcu_dereference(ccc_cur);
+	} while (s && !refcount_inc_not_zero(&s->ref));
+	rcu_read_unlock();
+	return s ? s : &ccc_snap_fallback;
+}
+
+/* Build a snapshot of the current values and make it the current one. */
+static int ccc_publish(void)
+{
+	struct ccc_snap *s = kzalloc(sizeof(*s), GFP_KERNEL), *old;
+
+	if (!s)
+		return -ENOMEM;
+	refcount_set(&s->ref, 1);	/* ccc_cur's reference */
+	ccc_snap_fill(s);
+	spin_lock_bh(&ccc_snap_lock);
+	old = rcu_replace_pointer(ccc_cur, s, lockdep_is_held(&ccc_snap_lock));
+	spin_unlock_bh(&ccc_snap_lock);
+	ccc_snap_put(old);
+	return 0;
+}
+
+/*
+ * Parameter writes: dcc_lib's range check (-EINVAL, old value kept), then
+ * a new snapshot; if that cannot be allocated the old value is restored.
+ * Writes are serialised by the module parameter lock.
+ */
+static int ccc_param_set(const char *val, const struct kernel_param *kp)
+{
+	const struct dcc_param_range *r = kp->arg;
+	u32 old = READ_ONCE(*r->val);
+	int err = dcc_param_ops_range.set(val, kp);
+
+	if (err)
+		return err;
+	err = ccc_publish();
+	if (err)
+		WRITE_ONCE(*r->val, old);
+	return err;
+}
+
+static int ccc_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct dcc_param_range *r = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*r->val));
+}
+
+static const struct kernel_param_ops ccc_param_ops = {
+	.set = ccc_param_set,
+	.get = ccc_param_get,
+};
+
+#define ccc_param(name, lo, hi, desc)					\
+	static struct dcc_param_range __ccc_range_##name = {		\
+		.val = &(name), .min = (lo), .max = (hi) };		\
+	module_param_cb(name, &ccc_param_ops, &__ccc_range_##name, 0644); \
+	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+
+ccc_param(q_b_us, 1, 1000000, "target queueing delay q_B in us");
+ccc_param(line_rate_mbps, 0, 800000,
+	  "NIC line rate R_l in Mbit/s, 0 = estimate from delivery rates");
+ccc_param(base_rtt_us, 0, 1000000,
+	  "RTT_min in us, 0 = tcp_min_rtt() of each socket");
+ccc_param(gamma_pct, 0, 99, "q_v EWMA weight of the old value, % (paper 20)");
+ccc_param(ut_pct, 1, 100,
+	  "link under-utilised while q <= this % of RTT_min (paper 5)");
+ccc_param(qv_near_pct, 1, 50,
+	  "|q_v| below this % counts as 0: S records, H_1^i/H_2^i boundary (paper 5)");
+ccc_param(span_pct, 1, 400,
+	  "q_v least-squares batch spans at least this % of RTT_min");
+ccc_param(min_samples, 2, 255,
+	  "q_v least-squares batch needs this many ACKs (2 = eq. 4's two-point slope)");
+ccc_param(n_ai_max, 0, CCC_N_AI_MAX_LIMIT, "cap of n in v_ai = 2^n");
+ccc_param(cwnd_gain_pct, 50, 255, "cwnd = r * (RTT_min + q_B) * this / 100");
+ccc_param(start_mode, 0, 1,
+	  "initial rate: 0 = R_l (paper), 1 = initial window per RTT");
+ccc_param(init_rate_mbps, 1, 800000,
+	  "estimate mode only: R_l in Mbit/s before any delivery-rate sample");
+ccc_param(fair_ai_pml, 0, 1000,
+	  "additive fairness step while the state is stalled below q_B, per mille of R_l per RTT_min (0 = paper-exact law)");
+ccc_param(share_base_rtt, 0, 1,
+	  "base_rtt_us = 0: use the lowest min RTT of the CCC flows of this network namespace to the same destination");
 
 /*
  * Estimate mode (line_rate_mbps = 0): R_l is the highest delivery rate,
@@ -145,235 +269,174 @@ dcc_param_range(share_base_rtt, share_base_rtt, 0, 1, 0644,
 /* ---- per-socket state: <= 104 bytes, BUILD_BUG_ON'd ------------------- */
 
 #define CCC_F_INITED	0x01
-#define CCC_F_AUTO_LINE	0x02	/* R_l estimated */
-#define CCC_F_AUTO_BASE	0x04	/* RTT_min follows tcp_min_rtt() */
-#define CCC_F_HAVE_PREV	0x08	/* last_rx_us is t(k-1) */
-#define CCC_F_SAVED	0x10	/* saved_share holds r before an RTO */
+#define CCC_F_SAVED	0x02	/* saved_share holds r before an RTO */
 
 struct ccc {
-	struct ccc_state st;	/* the law's state (72 B) */
-	u32 rttmin_us;		/* RTT_min in use */
-	u32 last_rx_us;		/* t(k-1), us, low 32 bits */
+	struct ccc_state st;	/* the law's state (64 B) */
+	struct ccc_cfg cfg;	/* resolved config, snapshot pointer (32 B) */
 	u32 round_end;		/* tp->delivered that ends this round */
-	u32 saved_share;	/* r before an RTO, share of R_l Q16 */
-	u32 qb_us;		/* snapshot: q_B */
-	u32 line_kbps;		/* R_l in kbit/s (<= 8e8) */
-	u8 gamma_pct;		/* snapshots ... */
-	u8 ut_pct;
-	u8 qv_near_pct;
-	u8 min_samples;
-	u8 n_ai_max;
-	u8 cwnd_gain_pct;
-	u8 span_pct;		/* <= 400 does not fit: stored / 2, see init */
+	u16 saved_share;	/* r before an RTO, share of R_l Q16 (sat.) */
 	u8 flags;		/* CCC_F_* */
 };
 
-/* Resolve the law's config from this socket's snapshot. */
-static void ccc_cfg_of(const struct sock *sk, const struct ccc *ca,
-		       struct ccc_cfg *c)
+static const struct ccc_snap *ccc_snap_of(const struct ccc *ca)
 {
-	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
-	u32 rtt = max_t(u32, ca->rttmin_us, 1);
-	u64 line = max_t(u64, (u64)ca->line_kbps * 125, 1);
-
-	*c = (struct ccc_cfg){
-		.line_bytes_ps = line,
-		/* spec 4.5: max(R_l / 1024, 2 MSS per RTT_min) */
-		.r_min = max_t(u64, line >> 10,
-			       div_u64((u64)2 * mss * USEC_PER_SEC, rtt)),
-		.r_max = min_t(u64, line, READ_ONCE(sk->sk_max_pacing_rate)),
-		.qb_us = max_t(u32, ca->qb_us, 1),
-		.rttmin_us = rtt,
-		.ut_us = max_t(u32, 2, (u32)div_u64((u64)rtt * ca->ut_pct, 100)),
-		.span_us = max_t(u32, 1,
-				 (u32)div_u64((u64)rtt * ca->span_pct * 2, 100)),
-		.gamma_q16 = (u32)(((u64)ca->gamma_pct << CCC_Q) / 100),
-		.qv_near = (u32)(((u64)ca->qv_near_pct << CCC_Q) / 100),
-		/* read live: icsk_ca_priv has no room for one more snapshot */
-		.fair_ai = (u32)(((u64)READ_ONCE(fair_ai_pml) << CCC_Q) / 1000),
-		.l2qb = dcc_log2_q16((u64)max_t(u32, ca->qb_us, 1) << CCC_L2_SHIFT),
-		.min_samples = ca->min_samples,
-		.n_ai_max = ca->n_ai_max,
-	};
-	c->r_min = min(c->r_min, c->r_max);
-}
-
-/* Estimate mode: the shared R_l after folding in @rate_bytes_ps (0: read), kbit/s */
-static u32 ccc_line_shared_kbps(const struct sock *sk, u64 rate_bytes_ps)
-{
-	u64 floor = (u64)READ_ONCE(init_rate_mbps) * DCC_MBPS_TO_BPS;
-
-	return (u32)div_u64(dcc_shared_line_rate(sk, rate_bytes_ps, floor), 125);
+	return container_of(ca->cfg.p, struct ccc_snap, p);
 }
 
 /*
- * Estimate mode: fold the delivery rate of a round's first ACK into the
- * shared R_l (once per round: the table is a host-wide cache line).
+ * Estimate mode: the shared R_l after folding in this round's delivery
+ * rate (@rs NULL: read only), bytes/s.
  */
-static void ccc_line_observe(struct sock *sk, struct ccc *ca,
-			     const struct rate_sample *rs)
+static u64 ccc_line_shared(struct sock *sk, const struct ccc_snap *sn,
+			   const struct rate_sample *rs)
 {
-	u64 rate;
-	u32 kbps;
+	u64 rate = 0;
 
-	if (!(ca->flags & CCC_F_AUTO_LINE) || rs->interval_us <= 0 ||
-	    rs->delivered <= 0)
-		return;
-	/* bytes (< 2^31 pkts * 2^16) * 1e6 needs 67 bits: 128-bit product */
-	rate = dcc_mul_div((u64)rs->delivered * tcp_sk(sk)->mss_cache, USEC_PER_SEC,
-			   (u32)rs->interval_us);
-	rate = min_t(u64, rate, DCC_RATE_MAX_BPS);	/* + 25% cannot wrap */
-	kbps = ccc_line_shared_kbps(sk, rate + rate / 4);
-	if (kbps > ca->line_kbps)
-		WRITE_ONCE(ca->line_kbps, kbps);
+	if (rs && rs->interval_us > 0 && rs->delivered > 0) {
+		/* bytes (< 2^31 pkts * 2^16) * 1e6: 128-bit product */
+		rate = dcc_mul_div((u64)rs->delivered * tcp_sk(sk)->mss_cache,
+				   USEC_PER_SEC, (u32)rs->interval_us);
+		rate = min_t(u64, rate, DCC_RATE_MAX_BPS);  /* + 25% cannot wrap */
+		rate += rate / 4;
+	}
+	return dcc_shared_line_rate(sk, rate, sn->init_line_bytes_ps);
 }
 
-/* pacing rate r and cwnd cap: idempotent, run on every ACK */
-static void ccc_apply(struct sock *sk, const struct ccc *ca,
-		      const struct ccc_cfg *c)
+/*
+ * (Re-)resolve the socket's config from its snapshot and inputs: at init,
+ * on the first RTT sample if none existed, and when the law asks
+ * (CCC_D_NEW_ROUND: once per RTT round).  RTT_min: base_rtt_us, else
+ * dcc_auto_base_rtt_us() (shared per destination, see below), else
+ * @rtt_ns (the first sample); R_l: line_rate_mbps, else the shared
+ * estimate, never falling.
+ *
+ * Shared RTT_min.  The paper takes RTT_min as known (4.3.1) and relies
+ * on every flow of a bottleneck seeing the same q = RTT - RTT_min: that
+ * is what makes Irr "the same for each flow" (eq. 6) and the target q_B
+ * the same queue.  A flow that starts on CCC's standing queue (~q_B)
+ * never sees the empty path with its own tcp_min_rtt(), reads q low by
+ * up to q_B and takes the link (the guest once ended a join at 80 vs 15
+ * Mbit/s; the model's join, selftests/unit/test_ccc_law.c, ends at 99.9
+ * vs 0.1).  So with base_rtt_us = 0 and share_base_rtt = 1, RTT_min is
+ * dcc_shared_min_rtt_us(): the lowest min RTT of this network namespace's
+ * dcc flows to the destination (dcc_lib.c: keying, expiry, limits).
+ */
+static void ccc_resolve(struct sock *sk, struct ccc *ca,
+			const struct rate_sample *rs, u32 rtt_ns)
 {
-	u64 cwnd;
+	const struct ccc_snap *sn = ccc_snap_of(ca);
+	u32 old = ca->cfg.rttmin_ns, base = sn->base_rtt_ns, b;
+	u64 line = sn->line_bytes_ps;
 
-	if (!ca->rttmin_us)	/* no RTT yet: initial window */
+	if (!base) {
+		b = dcc_auto_base_rtt_us(sk, sn->share_base_rtt);
+		base = b ? (u32)min_t(u64, dcc_us_to_ns(b), CCC_RTT_MAX_NS) : old;
+	}
+	if (!base)
+		base = rtt_ns;
+	if (!line)
+		line = max(ca->cfg.line_bytes_ps, ccc_line_shared(sk, sn, rs));
+	ccc_cfg_resolve(&ca->cfg, &sn->p, line, base,
+			tcp_sk(sk)->mss_cache, READ_ONCE(sk->sk_max_pacing_rate));
+	ccc_cfg_changed(&ca->st, old, &ca->cfg);
+}
+
+/* pacing rate r and cwnd cap (the initial window until an RTT exists) */
+static void ccc_apply(struct sock *sk, const struct ccc *ca,
+		      const struct dcc_decision *d)
+{
+	u64 cwnd = d->cwnd_bytes;
+
+	if (!ca->cfg.rttmin_ns)
 		cwnd = (u64)TCP_INIT_CWND * tcp_sk(sk)->mss_cache;
-	else
-		cwnd = ccc_cwnd_bytes(c, ca->st.rate, ca->cwnd_gain_pct);
-	dcc_apply_bounded(sk, ca->st.rate, cwnd);
+	dcc_apply_bounded(sk, d->rate_bytes_ps, cwnd);
 }
 
 static void ccc_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct ccc *ca = inet_csk_ca(sk);
-	u32 line = READ_ONCE(line_rate_mbps);
-	u32 base = READ_ONCE(base_rtt_us);
-	struct ccc_cfg c;
+	struct ccc_snap *sn = ccc_snap_get();
+	struct dcc_decision d;
 	u64 r0;
 
 	BUILD_BUG_ON(sizeof(struct ccc) > ICSK_CA_PRIV_SIZE);
 
-	*ca = (struct ccc){
-		.qb_us = READ_ONCE(q_b_us),
-		.gamma_pct = READ_ONCE(gamma_pct),
-		.ut_pct = READ_ONCE(ut_pct),
-		.qv_near_pct = READ_ONCE(qv_near_pct),
-		.min_samples = READ_ONCE(min_samples),
-		.n_ai_max = READ_ONCE(n_ai_max),
-		.cwnd_gain_pct = READ_ONCE(cwnd_gain_pct),
-		.span_pct = DIV_ROUND_UP(READ_ONCE(span_pct), 2),
-		.flags = CCC_F_INITED | (line ? 0 : CCC_F_AUTO_LINE) |
-			 (base ? 0 : CCC_F_AUTO_BASE),
-	};
-	ca->line_kbps = line ? line * 1000 : ccc_line_shared_kbps(sk, 0);
-	ca->rttmin_us = base ? base :			/* 0 if none yet */
-		dcc_auto_base_rtt_us(sk, READ_ONCE(share_base_rtt));
+	*ca = (struct ccc){ .flags = CCC_F_INITED };
+	ca->cfg.p = &sn->p;
+	ccc_resolve(sk, ca, NULL, 0);	/* RTT_min 0 if none yet */
 
-	ccc_cfg_of(sk, ca, &c);
-	if (READ_ONCE(start_mode) == 1 && ca->rttmin_us)
-		r0 = div_u64((u64)TCP_INIT_CWND * tp->mss_cache * USEC_PER_SEC,
-			     ca->rttmin_us);
+	if (sn->start_mode == 1 && ca->cfg.rttmin_ns)
+		r0 = div_u64((u64)TCP_INIT_CWND * tp->mss_cache * NSEC_PER_SEC,
+			     ca->cfg.rttmin_ns);
 	else
-		r0 = c.line_bytes_ps;	/* line rate (spec 4.6) */
-	ccc_state_init(&ca->st, &c, r0);
+		r0 = ca->cfg.line_bytes_ps;	/* line rate (spec 4.6) */
+	ccc_state_init(&ca->st, &ca->cfg, r0);
 
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
 	dcc_pacing_init(sk);
-	ccc_apply(sk, ca, &c);
+	ccc_decide(&ca->st, &ca->cfg, &d);
+	ccc_apply(sk, ca, &d);
 }
 
-/*
- * Shared RTT_min (issue 8).  The paper takes RTT_min as known (4.3.1) and
- * relies on every flow of a bottleneck seeing the same q = RTT - RTT_min:
- * that is what makes Irr "the same for each flow" (eq. 6) and the target
- * q_B the same queue.  A flow that starts on CCC's standing queue (~q_B)
- * never sees the empty path with its own tcp_min_rtt(), reads q low by
- * up to q_B and takes the link (the guest once ended a join at 80 vs 15
- * Mbit/s; the model's join, selftests/unit/test_ccc_law.c, ends at 99.9
- * vs 0.1).  So with base_rtt_us = 0 and share_base_rtt = 1, RTT_min is
- * dcc_shared_min_rtt_us(): the lowest min RTT of this network namespace's
- * dcc flows to the destination (dcc_lib.c: keying, expiry, limits), looked
- * up once per RTT round.
- */
+static void ccc_release(struct sock *sk)
+{
+	struct ccc *ca = inet_csk_ca(sk);
+
+	if (!(ca->flags & CCC_F_INITED))
+		return;
+	ccc_snap_put((struct ccc_snap *)ccc_snap_of(ca));
+	ca->flags &= ~CCC_F_INITED;
+}
+
 static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct ccc *ca = inet_csk_ca(sk);
-	struct ccc_decision d;
+	struct ccc_ack_info i;
+	struct dcc_decision d;
 	struct dcc_sample s;
-	struct ccc_cfg c;
-	struct ccc_ack a;
 	bool round_start;
-	u32 rx, b;
 
 	if (unlikely(!(ca->flags & CCC_F_INITED)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 	dcc_loss_ack(sk, rs);	/* dcc.h: loss bound */
 
+	if (!dcc_sample_get(sk, rs, &s, 0)) {
+		ccc_decide(&ca->st, &ca->cfg, &d);
+		ccc_apply(sk, ca, &d);
+		return;
+	}
+	if (unlikely(!ca->cfg.rttmin_ns))	/* the first RTT sample */
+		ccc_resolve(sk, ca, NULL, max_t(u32, s.rtt_ns, 1));
+
 	/* BBR-style delivered-based RTT rounds (spec 8-8) */
 	round_start = !before(rs->prior_delivered, ca->round_end);
 	if (round_start)
-		ccc_line_observe(sk, ca, rs);
-	if (!dcc_sample_get(sk, rs, &s, 0)) {
-		ccc_cfg_of(sk, ca, &c);
-		goto apply;
-	}
-	if ((ca->flags & CCC_F_AUTO_BASE) && (round_start || !ca->rttmin_us)) {
-		b = dcc_auto_base_rtt_us(sk, READ_ONCE(share_base_rtt));
-		if (b)
-			WRITE_ONCE(ca->rttmin_us, b);
-	}
-	if (!ca->rttmin_us)
-		WRITE_ONCE(ca->rttmin_us, max_t(u32, s.rtt_us, 1));
-	ccc_cfg_of(sk, ca, &c);
-
-	rx = (u32)s.rx_us;
-	a = (struct ccc_ack){
-		.rx_us = rx,
-		.rtt_us = s.rtt_us,
-		/* Itv: 0 after an idle restart or RTO (rho = 0, no step) */
-		.itv_us = (ca->flags & CCC_F_HAVE_PREV) ? rx - ca->last_rx_us : 0,
-		.acked_bytes = s.acked_bytes,
-		.pkts = s.acked,
-		.app_limited = s.app_limited,
-		.round_start = round_start,
-	};
-	if (a.round_start)
 		ca->round_end = tp->delivered;
-	ca->last_rx_us = rx;
-	ca->flags |= CCC_F_HAVE_PREV;
 
-	ccc_on_ack(&ca->st, &c, &a, &d);
-	ccc_apply(sk, ca, &c);
-	trace_ccc_ack(sk, d.q_us, ca->st.qv, d.delta, d.region, d.f,
-		      d.rho, d.step, ca->st.rate, ca->st.basis, ca->st.n_ai,
-		      tcp_snd_cwnd(tp));
-	return;
-apply:
-	ccc_apply(sk, ca, &c);
-}
-
-/* Forget the gradient and the ACK clock (RTO, idle restart: spec 4.7). */
-static void ccc_forget(struct ccc *ca)
-{
-	ccc_state_reset_grad(&ca->st);
-	ca->st.n_ai = 0;
-	ca->flags &= ~CCC_F_HAVE_PREV;
+	ccc_on_ack(&ca->st, &ca->cfg, &s, round_start, &d, &i);
+	ccc_apply(sk, ca, &d);
+	trace_ccc_ack(sk, i.q_ns / NSEC_PER_USEC, ca->st.qv, i.delta, i.region,
+		      i.f, i.rho, i.step, ca->st.rate, ca->st.basis,
+		      ca->st.n_ai, tcp_snd_cwnd(tp));
+	if (d.flags & CCC_D_NEW_ROUND)	/* once per RTT: shared inputs */
+		ccc_resolve(sk, ca, rs, 0);
 }
 
 static void ccc_set_state(struct sock *sk, u8 new_state)
 {
 	struct ccc *ca = inet_csk_ca(sk);
-	struct ccc_cfg c;
 
 	if (new_state != TCP_CA_Loss || !(ca->flags & CCC_F_INITED))
 		return;
 	/* RTO (the paper's fabric is lossless; spec 4.7 [R]): halve r */
-	ccc_cfg_of(sk, ca, &c);
-	ca->saved_share = (u32)min_t(u64, div64_u64(ca->st.rate << CCC_Q,
-						    c.line_bytes_ps), U32_MAX);
+	ca->saved_share = (u16)min_t(u32, ccc_share(&ca->cfg, ca->st.rate),
+				     U16_MAX);
 	ca->flags |= CCC_F_SAVED;
-	ca->st.rate = max(c.r_min, ca->st.rate / 2);
-	ccc_forget(ca);
+	ca->st.rate = max_t(u64, ca->cfg.r_min, ca->st.rate / 2);
+	ccc_state_forget(&ca->st);
 }
 
 static void ccc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
@@ -386,8 +449,8 @@ static void ccc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	 * and there Itv is a real inter-ACK time.
 	 */
 	if (ev == CA_EVENT_TX_START && (ca->flags & CCC_F_INITED) &&
-	    dcc_tx_start_after_idle(sk, ca->rttmin_us))
-		ccc_forget(ca);
+	    dcc_tx_start_after_idle(sk, ca->cfg.rttmin_ns / NSEC_PER_USEC))
+		ccc_state_forget(&ca->st);
 }
 
 static u32 ccc_ssthresh(struct sock *sk)
@@ -403,13 +466,12 @@ static u32 ccc_ssthresh(struct sock *sk)
 static u32 ccc_undo_cwnd(struct sock *sk)
 {
 	struct ccc *ca = inet_csk_ca(sk);
-	struct ccc_cfg c;
+	const struct ccc_cfg *c = &ca->cfg;
 
 	if ((ca->flags & (CCC_F_INITED | CCC_F_SAVED)) ==
 	    (CCC_F_INITED | CCC_F_SAVED)) {	/* the RTO was spurious */
-		ccc_cfg_of(sk, ca, &c);
-		ca->st.rate = clamp_t(u64, (c.line_bytes_ps * ca->saved_share) >> CCC_Q,
-				      c.r_min, c.r_max);
+		ca->st.rate = clamp_t(u64, (c->line_bytes_ps * ca->saved_share) >> CCC_Q,
+				      c->r_min, c->r_max);
 		ca->flags &= ~CCC_F_SAVED;
 	}
 	return tcp_snd_cwnd(tcp_sk(sk));
@@ -437,7 +499,7 @@ static size_t ccc_get_info(struct sock *sk, u32 ext, int *attr,
 	memset(&info->bbr, 0, sizeof(info->bbr));
 	info->bbr.bbr_bw_lo = (u32)rate;
 	info->bbr.bbr_bw_hi = (u32)(rate >> 32);
-	info->bbr.bbr_min_rtt = READ_ONCE(ca->rttmin_us);
+	info->bbr.bbr_min_rtt = READ_ONCE(ca->cfg.rttmin_ns) / NSEC_PER_USEC;
 	info->bbr.bbr_pacing_gain = (u32)READ_ONCE(ca->st.region) << 8;
 	info->bbr.bbr_cwnd_gain = READ_ONCE(ca->st.basis) >> (CCC_Q - 8);
 	*attr = INET_DIAG_BBRINFO;
@@ -448,6 +510,7 @@ static struct tcp_congestion_ops tcp_ccc __read_mostly = {
 	.name		= "ccc",
 	.owner		= THIS_MODULE,
 	.init		= ccc_init,
+	.release	= ccc_release,
 	.cong_control	= ccc_cong_control,
 	.ssthresh	= ccc_ssthresh,
 	.undo_cwnd	= ccc_undo_cwnd,
@@ -458,12 +521,26 @@ static struct tcp_congestion_ops tcp_ccc __read_mostly = {
 
 static int __init ccc_register(void)
 {
-	return dcc_register_ca(&tcp_ccc);
+	int err;
+
+	ccc_snap_fill(&ccc_snap_fallback);
+	err = ccc_publish();
+	if (err)
+		return err;
+	err = dcc_register_ca(&tcp_ccc);
+	if (err) {
+		ccc_snap_put(rcu_replace_pointer(ccc_cur, NULL, true));
+		rcu_barrier();
+	}
+	return err;
 }
 
 static void __exit ccc_unregister(void)
 {
 	dcc_unregister_ca(&tcp_ccc);
+	/* no socket is left (each held a module reference) */
+	ccc_snap_put(rcu_replace_pointer(ccc_cur, NULL, true));
+	rcu_barrier();	/* kfree_rcu callbacks done before the text goes */
 }
 
 module_init(ccc_register);

@@ -1,25 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target of CCC's per-ACK control law (modules/ccc/ccc_law.c)
- * as tcp_ccc.c drives it.
+ * libFuzzer target of CCC's per-ACK core (modules/ccc/ccc_law.c) as
+ * tcp_ccc.c drives it: ccc_on_ack() on dcc_samples in nanoseconds.
  *
- * The input decodes into one socket's parameter snapshot, each parameter
- * inside its dcc_param_range() (R_l set or estimated from delivery rates,
- * RTT_min set or following the flow's minimum RTT, either start mode, any
- * fair_ai_pml), the socket's max pacing rate, and a stream of events: ACKs
- * with RTTs of 1 us .. 1 s, any interval, byte and packet count,
- * app-limited and round-start flags; RTOs (r halved, gradient forgotten),
+ * The input decodes into one parameter snapshot, each parameter inside
+ * its range (R_l set or estimated from delivery rates, RTT_min set or
+ * following the flow's minimum RTT, either start mode, any fair_ai_pml),
+ * the socket's MSS and max pacing rate, and a stream of events: ACKs with
+ * RTTs of 1 us .. 1 s (any ns), ACK gaps of 0 .. 5 s (any ns; the sample
+ * clock starts anywhere in u64, so the core's 32-bit clocks wrap), any
+ * byte and packet count, app-limited flags, delivered-based round starts,
+ * samples without an RTT; RTOs (r halved, gradient forgotten),
  * spurious-RTO undo, restarts after idle, and expiry of the windowed
- * minimum RTT.  ccc_cfg_of() and the event handlers are mirrored from the
- * glue line for line.
+ * minimum RTT.  The glue (ccc_resolve(), the hooks) is mirrored from
+ * tcp_ccc.c: the config is resolved at init, on the first RTT sample and
+ * when the decision asks (CCC_D_NEW_ROUND), never otherwise.
  *
  * Checked after every event (abort on failure): r in [r_min, r_max] and
  * r_min <= r_max <= R_l <= 800 Gbit/s; S <= 1.0 of R_l; q_v in [-1, 16];
  * the S records, v_ai exponent, region and LSQ batch inside their ranges;
- * per decision: q = RTT - RTT_min, rho and Irr/R_l in [0, 1], f a bit,
- * |u(k)| <= 2 r_max, delta-hat below eq. 10's bound; the cwnd cap is the
- * exact r (RTT_min + q_B) gain.  UBSan and ASan catch overflow, division
- * by zero and stray accesses.
+ * per decision: rate = r, cwnd the exact r (RTT_min + q_B) gain; q = RTT
+ * - RTT_min, rho and Irr/R_l in [0, 1], f a bit, |u(k)| <= 2 r_max,
+ * delta-hat below eq. 10's bound (3 - q_v), Itv the sample clock's
+ * difference.  UBSan and ASan catch overflow, division by zero and stray
+ * accesses.
  */
 #include <string.h>
 
@@ -28,137 +32,110 @@
 
 #define MAX_EVENTS 20000	/* ACKs and other events per input */
 
-struct ccc_params {
-	u32 q_b_us;		/* 1..1e6 */
-	u32 line_rate_mbps;	/* 0..800000, 0 = estimate */
-	u32 base_rtt_us;	/* 0..1e6, 0 = tcp_min_rtt() */
-	u32 gamma_pct;		/* 0..99 */
-	u32 ut_pct;		/* 1..100 */
-	u32 qv_near_pct;	/* 1..50 */
-	u32 span_pct;		/* 1..400 */
-	u32 min_samples;	/* 2..255 */
-	u32 n_ai_max;		/* 0..20 */
-	u32 cwnd_gain_pct;	/* 50..255 */
-	u32 start_mode;		/* 0..1 */
-	u32 init_rate_mbps;	/* 1..800000 */
-	u32 fair_ai_pml;	/* 0..1000 */
+/* tcp_ccc.c's struct ccc_snap: the law's parameters and the glue's */
+struct snap {
+	struct ccc_params p;
+	u64 line_bytes_ps;	/* 0 = estimate */
+	u64 init_line_bytes_ps;
+	u32 base_rtt_ns;	/* 0 = tcp_min_rtt() */
+	u8 start_mode;
 };
 
 /* struct ccc of tcp_ccc.c, plus what the kernel socket holds */
 struct sock_model {
 	struct ccc_state st;
-	u32 rttmin_us, last_rx_us, saved_share, qb_us, line_kbps;
-	u8 gamma_pct, ut_pct, qv_near_pct, min_samples, n_ai_max;
-	u8 cwnd_gain_pct, span_pct;
-	bool auto_line, auto_base, have_prev, saved;
+	struct ccc_cfg cfg;
+	u32 round_end, delivered;
+	u16 saved_share;
+	bool saved;
 	u32 mss;
 	u64 max_pacing;		/* sk_max_pacing_rate */
 	u32 min_rtt_us;		/* tcp_min_rtt(), 0 before any sample */
-	u64 now_us;
+	u64 now_ns;
+	u64 last_rx_ns;		/* the previous valid sample's rx_ns */
+	bool have_prev;
 	struct ccc_cfg law_c;	/* the cfg of the last call into the law */
 };
 
-static u32 line_est_kbps;	/* host-wide estimate */
-static struct ccc_params prm;
+static u64 line_est_bps;	/* host-wide estimate (dcc_shared_line_rate) */
+static struct snap sn;
 
-static void read_params(struct fz *in, struct ccc_params *p)
+static void read_params(struct fz *in, struct snap *p)
 {
-	p->q_b_us = fz_rtt_us(in);
-	p->line_rate_mbps = fz_bool(in) ? 0 :
-			    (u32)fz_span(in, FZ_MBPS_MIN, FZ_MBPS_MAX);
-	p->base_rtt_us = fz_bool(in) ? 0 : fz_rtt_us(in);
-	p->gamma_pct = (u32)fz_span(in, 0, 99);
-	p->ut_pct = (u32)fz_span(in, 1, 100);
-	p->qv_near_pct = (u32)fz_span(in, 1, 50);
-	p->span_pct = (u32)fz_span(in, 1, 400);
-	p->min_samples = (u32)fz_span(in, 2, 255);
-	p->n_ai_max = (u32)fz_span(in, 0, CCC_N_AI_MAX_LIMIT);
-	p->cwnd_gain_pct = (u32)fz_span(in, 50, 255);
+	struct ccc_knobs k;
+
+	k.q_b_us = fz_rtt_us(in);
+	p->line_bytes_ps = fz_bool(in) ? 0 :
+		fz_span(in, FZ_MBPS_MIN, FZ_MBPS_MAX) * DCC_MBPS_TO_BPS;
+	p->base_rtt_ns = fz_bool(in) ? 0 : fz_rtt_us(in) * 1000;
+	k.gamma_pct = (u32)fz_span(in, 0, 99);
+	k.ut_pct = (u32)fz_span(in, 1, 100);
+	k.qv_near_pct = (u32)fz_span(in, 1, 50);
+	k.span_pct = (u32)fz_span(in, 1, 400);
+	k.min_samples = (u32)fz_span(in, 2, 255);
+	k.n_ai_max = (u32)fz_span(in, 0, CCC_N_AI_MAX_LIMIT);
+	k.cwnd_gain_pct = (u32)fz_span(in, 50, 255);
 	p->start_mode = fz_bool(in);
-	p->init_rate_mbps = (u32)fz_span(in, FZ_MBPS_MIN, FZ_MBPS_MAX);
-	p->fair_ai_pml = (u32)fz_span(in, 0, 1000);
+	p->init_line_bytes_ps = fz_span(in, FZ_MBPS_MIN, FZ_MBPS_MAX) * DCC_MBPS_TO_BPS;
+	k.fair_ai_pml = (u32)fz_span(in, 0, 1000);
+	ccc_params_init(&p->p, &k);
 }
 
 /* ---- the glue, mirrored from tcp_ccc.c --------------------------------- */
 
-static void ccc_cfg_of(const struct sock_model *ca, struct ccc_cfg *c)
+/* dcc_shared_line_rate(): fold in @rate (0: read), at least the floor */
+static u64 line_shared(u64 rate)
 {
-	u32 mss = max_t(u32, ca->mss, 1);
-	u32 rtt = max_t(u32, ca->rttmin_us, 1);
-	u64 line = max_t(u64, (u64)ca->line_kbps * 125, 1);
-
-	*c = (struct ccc_cfg){
-		.line_bytes_ps = line,
-		.r_min = max_t(u64, line >> 10,
-			       div_u64((u64)2 * mss * DCC_USEC_PER_SEC, rtt)),
-		.r_max = min_t(u64, line, ca->max_pacing),
-		.qb_us = max_t(u32, ca->qb_us, 1),
-		.rttmin_us = rtt,
-		.ut_us = max_t(u32, 2, (u32)div_u64((u64)rtt * ca->ut_pct, 100)),
-		.span_us = max_t(u32, 1,
-				 (u32)div_u64((u64)rtt * ca->span_pct * 2, 100)),
-		.gamma_q16 = (u32)(((u64)ca->gamma_pct << CCC_Q) / 100),
-		.qv_near = (u32)(((u64)ca->qv_near_pct << CCC_Q) / 100),
-		.fair_ai = (u32)(((u64)prm.fair_ai_pml << CCC_Q) / 1000),
-		.l2qb = dcc_log2_q16((u64)max_t(u32, ca->qb_us, 1) << CCC_L2_SHIFT),
-		.min_samples = ca->min_samples,
-		.n_ai_max = ca->n_ai_max,
-	};
-	c->r_min = min(c->r_min, c->r_max);
+	rate = min_t(u64, rate, DCC_RATE_MAX_BPS);
+	if (rate > line_est_bps)
+		line_est_bps = rate;
+	return max(line_est_bps, sn.init_line_bytes_ps);
 }
 
-static u32 line_seed_kbps(void)
+/* ccc_resolve(): @delivered packets over @interval_us (0: none) */
+static void resolve(struct sock_model *ca, u32 delivered, u32 interval_us,
+		    u32 rtt_ns)
 {
-	return max(line_est_kbps, prm.init_rate_mbps * 1000);
-}
+	u32 old = ca->cfg.rttmin_ns, base = sn.base_rtt_ns;
+	u64 line = sn.line_bytes_ps, rate = 0;
+	bool ok;
 
-/* ccc_line_observe(): rs->delivered packets over rs->interval_us */
-static void line_observe(struct sock_model *ca, u32 delivered, u32 interval_us)
-{
-	u64 kbps;
-
-	if (!ca->auto_line || !interval_us || !delivered)
-		return;
-	kbps = div_u64((u64)delivered * ca->mss * 8000, interval_us) * 5 / 4;
-	kbps = min_t(u64, kbps, 800000000ULL);
-	if (kbps > line_est_kbps)
-		line_est_kbps = (u32)kbps;
-	ca->line_kbps = max(ca->line_kbps, line_seed_kbps());
+	if (!base)	/* dcc_auto_base_rtt_us(): tcp_min_rtt() */
+		base = ca->min_rtt_us ? ca->min_rtt_us * 1000 : old;
+	if (!base)
+		base = rtt_ns;
+	if (!line) {
+		if (delivered && interval_us) {
+			rate = dcc_mul_div((u64)delivered * ca->mss, 1000000,
+					   interval_us);
+			rate = min_t(u64, rate, DCC_RATE_MAX_BPS);
+			rate += rate / 4;
+		}
+		line = max(ca->cfg.line_bytes_ps, line_shared(rate));
+	}
+	ok = ccc_cfg_resolve(&ca->cfg, &sn.p, line, base, ca->mss, ca->max_pacing);
+	FUZZ_ASSERT(ok == (ca->cfg.rttmin_ns != 0), "resolve %d", ok);
+	ccc_cfg_changed(&ca->st, old, &ca->cfg);
 }
 
 static void sock_init(struct sock_model *ca, u32 mss, u64 max_pacing,
-		      u32 handshake_rtt)
+		      u32 handshake_rtt_us, u64 t0)
 {
-	struct ccc_cfg c;
 	u64 r0;
 
 	memset(ca, 0, sizeof(*ca));
-	ca->qb_us = prm.q_b_us;
-	ca->gamma_pct = (u8)prm.gamma_pct;
-	ca->ut_pct = (u8)prm.ut_pct;
-	ca->qv_near_pct = (u8)prm.qv_near_pct;
-	ca->min_samples = (u8)prm.min_samples;
-	ca->n_ai_max = (u8)prm.n_ai_max;
-	ca->cwnd_gain_pct = (u8)prm.cwnd_gain_pct;
-	ca->span_pct = (u8)((prm.span_pct + 1) / 2);
-	ca->auto_line = !prm.line_rate_mbps;
-	ca->auto_base = !prm.base_rtt_us;
 	ca->mss = mss;
 	ca->max_pacing = max_pacing;
-	ca->now_us = 1000000;
-	ca->min_rtt_us = handshake_rtt;
-	ca->line_kbps = prm.line_rate_mbps ? prm.line_rate_mbps * 1000 :
-			line_seed_kbps();
-	/* dcc_base_rtt_us(sk, base): the parameter, else min RTT, else 0 */
-	ca->rttmin_us = prm.base_rtt_us ? prm.base_rtt_us : handshake_rtt;
-
-	ccc_cfg_of(ca, &c);
-	if (prm.start_mode == 1 && ca->rttmin_us)
-		r0 = div_u64((u64)10 * mss * DCC_USEC_PER_SEC, ca->rttmin_us);
+	ca->now_ns = t0;
+	ca->min_rtt_us = handshake_rtt_us;
+	ca->cfg.p = &sn.p;
+	resolve(ca, 0, 0, 0);
+	if (sn.start_mode == 1 && ca->cfg.rttmin_ns)
+		r0 = div_u64((u64)10 * mss * DCC_NSEC_PER_SEC, ca->cfg.rttmin_ns);
 	else
-		r0 = c.line_bytes_ps;
-	ccc_state_init(&ca->st, &c, r0);
-	ca->law_c = c;
+		r0 = ca->cfg.line_bytes_ps;
+	ccc_state_init(&ca->st, &ca->cfg, r0);
+	ca->law_c = ca->cfg;
 }
 
 /* ---- the checks -------------------------------------------------------- */
@@ -166,62 +143,61 @@ static void sock_init(struct sock_model *ca, u32 mss, u64 max_pacing,
 static void check_state(const struct sock_model *ca)
 {
 	const struct ccc_state *s = &ca->st;
-	struct ccc_cfg c;
-	u64 cwnd;
-	fz_u128 want;
+	const struct ccc_cfg *c = &ca->cfg;
 
-	ccc_cfg_of(ca, &c);
-	FUZZ_ASSERT(c.line_bytes_ps >= DCC_MBPS_TO_BPS && c.line_bytes_ps <= DCC_RATE_MAX_BPS,
-		    "R_l %llu", (unsigned long long)c.line_bytes_ps);
-	FUZZ_ASSERT(c.r_min <= c.r_max && c.r_max <= c.line_bytes_ps,
-		    "r_min %llu r_max %llu R_l %llu", (unsigned long long)c.r_min,
-		    (unsigned long long)c.r_max, (unsigned long long)c.line_bytes_ps);
+	FUZZ_ASSERT(c->line_bytes_ps >= DCC_MBPS_TO_BPS && c->line_bytes_ps <= DCC_RATE_MAX_BPS,
+		    "R_l %llu", (unsigned long long)c->line_bytes_ps);
+	FUZZ_ASSERT(c->r_min <= c->r_max && c->r_max <= c->line_bytes_ps,
+		    "r_min %u r_max %llu R_l %llu", c->r_min,
+		    (unsigned long long)c->r_max, (unsigned long long)c->line_bytes_ps);
+	FUZZ_ASSERT(c->rttmin_ns <= CCC_RTT_MAX_NS, "RTT_min %u", c->rttmin_ns);
 	/*
 	 * r is kept inside the bounds of the cfg it was last computed with:
 	 * a new R_l estimate or a lower RTT_min raises r_min at once, and r
 	 * follows on the next valid ACK (or RTO), not before.
 	 */
 	FUZZ_ASSERT(s->rate >= ca->law_c.r_min && s->rate <= ca->law_c.r_max,
-		    "r %llu outside [%llu, %llu]", (unsigned long long)s->rate,
-		    (unsigned long long)ca->law_c.r_min,
-		    (unsigned long long)ca->law_c.r_max);
-	FUZZ_ASSERT(s->rate <= c.r_max, "r %llu above r_max %llu",
-		    (unsigned long long)s->rate, (unsigned long long)c.r_max);
+		    "r %llu outside [%u, %llu]", (unsigned long long)s->rate,
+		    ca->law_c.r_min, (unsigned long long)ca->law_c.r_max);
+	FUZZ_ASSERT(s->rate <= c->r_max, "r %llu above r_max %llu",
+		    (unsigned long long)s->rate, (unsigned long long)c->r_max);
 	FUZZ_ASSERT(s->basis <= CCC_SHARE_ONE, "S %u above R_l", s->basis);
 	FUZZ_ASSERT(s->qv >= -CCC_ONE && s->qv <= CCC_QV_MAX * CCC_ONE,
 		    "q_v %d", s->qv);
-	FUZZ_ASSERT(s->rec_cnt <= CCC_NREC && s->rec_idx < CCC_NREC,
-		    "records %u idx %u", s->rec_cnt, s->rec_idx);
-	FUZZ_ASSERT(s->n_ai <= ca->n_ai_max, "n_ai %u > %u", s->n_ai,
-		    ca->n_ai_max);
+	FUZZ_ASSERT(s->rec_idx < CCC_NREC, "record idx %u", s->rec_idx);
+	FUZZ_ASSERT(s->n_ai <= sn.p.n_ai_max, "n_ai %u > %u", s->n_ai,
+		    sn.p.n_ai_max);
 	FUZZ_ASSERT(s->region < CCC_NREGIONS, "region %u", s->region);
 	FUZZ_ASSERT(s->lsq_n <= CCC_LSQ_N_MAX, "lsq_n %u", s->lsq_n);
-
-	if (!ca->rttmin_us)
-		return;		/* the glue applies the initial window */
-	cwnd = ccc_cwnd_bytes(&c, s->rate, ca->cwnd_gain_pct);
-	want = (fz_u128)s->rate * ((u64)c.rttmin_us + c.qb_us) / DCC_USEC_PER_SEC;
-	want = want * ca->cwnd_gain_pct / 100;
-	FUZZ_ASSERT(cwnd == (u64)want, "cwnd %llu want %llu",
-		    (unsigned long long)cwnd, (unsigned long long)want);
 }
 
-static void check_decision(const struct ccc_cfg *c, const struct ccc_ack *a,
-			   const struct ccc_decision *d)
+static void check_decision(const struct sock_model *ca, const struct dcc_sample *a,
+			   const struct dcc_decision *d, const struct ccc_ack_info *i,
+			   bool round_start, u64 itv)
 {
-	u32 q = a->rtt_us > c->rttmin_us ? a->rtt_us - c->rttmin_us : 0;
-	s64 mag = d->step < 0 ? -d->step : d->step;
+	const struct ccc_cfg *c = &ca->law_c;
+	u32 q = a->rtt_ns > c->rttmin_ns ? a->rtt_ns - c->rttmin_ns : 0;
+	s64 mag = i->step < 0 ? -i->step : i->step;
+	fz_u128 want;
 
-	FUZZ_ASSERT(d->q_us == q, "q %u want %u", d->q_us, q);
-	FUZZ_ASSERT(d->rho <= CCC_ONE && d->irr_frac <= CCC_ONE,
-		    "rho %u Irr/R_l %u", d->rho, d->irr_frac);
-	FUZZ_ASSERT(d->f <= 1 && d->region < CCC_NREGIONS, "f %u region %u",
-		    d->f, d->region);
+	FUZZ_ASSERT(i->q_ns == q, "q %u want %u", i->q_ns, q);
+	FUZZ_ASSERT(i->itv_ns == (u32)itv, "Itv %u want %llu", i->itv_ns,
+		    (unsigned long long)itv);
+	FUZZ_ASSERT(i->rho <= CCC_ONE && i->irr_frac <= CCC_ONE,
+		    "rho %u Irr/R_l %u", i->rho, i->irr_frac);
+	FUZZ_ASSERT(i->f <= 1 && i->region < CCC_NREGIONS, "f %u region %u",
+		    i->f, i->region);
 	FUZZ_ASSERT((u64)mag <= 2 * c->r_max, "step %lld, r_max %llu",
-		    (long long)d->step, (unsigned long long)c->r_max);
-	/* log2(q_B / max(q, q_B/64)) <= 6 (+ log2's 0.0861 error), q_v >= -1 */
-	FUZZ_ASSERT(d->delta <= 4 * CCC_ONE + CCC_ONE / 8 &&
-		    d->delta > -(128 * CCC_ONE), "delta %d", d->delta);
+		    (long long)i->step, (unsigned long long)c->r_max);
+	/* log2(q_B / max(q, q_B/64)) <= 6 exactly (log-domain floor) */
+	FUZZ_ASSERT(i->delta <= 3 * CCC_ONE - ca->st.qv + 1 &&
+		    i->delta > -(32 * CCC_ONE), "delta %d q_v %d", i->delta, ca->st.qv);
+	FUZZ_ASSERT(d->rate_bytes_ps == ca->st.rate, "decision rate");
+	FUZZ_ASSERT(!!(d->flags & CCC_D_NEW_ROUND) == round_start, "flags %x", d->flags);
+	want = (fz_u128)ca->st.rate * ((u64)c->rttmin_ns + c->p->qb_ns) / DCC_NSEC_PER_SEC;
+	want = want * c->p->cwnd_gain_pct / 100;
+	FUZZ_ASSERT(d->cwnd_bytes == (u64)want, "cwnd %llu want %llu",
+		    (unsigned long long)d->cwnd_bytes, (unsigned long long)want);
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -229,79 +205,75 @@ static void check_decision(const struct ccc_cfg *c, const struct ccc_ack *a,
 static void on_ack(struct sock_model *ca, struct fz *in)
 {
 	u8 f = (u8)fz_raw(in, 1);
-	struct ccc_decision d;
-	struct ccc_cfg c;
-	struct ccc_ack a;
-	u32 rtt = fz_rtt_us(in), pkts, rx;
+	struct ccc_ack_info info;
+	struct dcc_decision d;
+	struct dcc_sample a;
+	u32 rtt = (u32)fz_span(in, 1000, DCC_SAMPLE_RTT_MAX_NS), pkts;
+	u32 delivered = 0, interval = 0;
+	bool round_start;
+	u64 itv;
 
-	ca->now_us += f & 1 ? fz_span(in, 0, 5000000) : fz_raw(in, 1);
+	ca->now_ns += f & 1 ? fz_span(in, 0, 5000000000ULL) : fz_raw(in, 2);
 	pkts = f & 2 ? (u32)fz_span(in, 1, 1U << 16) : 1;
-	if (f & 4)
-		line_observe(ca, (u32)fz_span(in, 1, 1U << 20),
-			     (u32)fz_span(in, 0, 2000000));
-	if (!ca->min_rtt_us || rtt < ca->min_rtt_us)
-		ca->min_rtt_us = rtt;
-	if (f & 8)
-		return;		/* no valid sample: cfg + apply only */
-
-	if (ca->auto_base) {
-		if (ca->min_rtt_us)
-			ca->rttmin_us = ca->min_rtt_us;
-	} else if (!ca->rttmin_us) {
-		ca->rttmin_us = prm.base_rtt_us ? prm.base_rtt_us : rtt;
+	if (f & 4) {
+		delivered = (u32)fz_span(in, 1, 1U << 20);
+		interval = (u32)fz_span(in, 0, 2000000);
 	}
-	if (!ca->rttmin_us)
-		ca->rttmin_us = max_t(u32, rtt, 1);
-	ccc_cfg_of(ca, &c);
+	if (!ca->min_rtt_us || rtt / 1000 < ca->min_rtt_us)
+		ca->min_rtt_us = max_t(u32, rtt / 1000, 1);
+	ca->delivered += pkts;
+	if (f & 8)
+		return;		/* no valid sample: the last decision applies */
 
-	rx = (u32)ca->now_us;
-	a = (struct ccc_ack){
-		.rx_us = rx,
-		.rtt_us = rtt,
-		.itv_us = ca->have_prev ? rx - ca->last_rx_us : 0,
+	if (!ca->cfg.rttmin_ns)	/* the first RTT sample */
+		resolve(ca, 0, 0, rtt);
+	a = (struct dcc_sample){
+		.rx_ns = ca->now_ns,
+		.tx_ns = ca->now_ns - rtt,
+		.rtt_ns = rtt,
+		.acked = pkts,
 		.acked_bytes = (u32)min_t(u64, (u64)pkts * ca->mss, U32_MAX),
-		.pkts = pkts,
+		.mss = ca->mss,
 		.app_limited = f & 16,
-		.round_start = f & 32,
 	};
-	ca->last_rx_us = rx;
+	round_start = f & 32;
+	itv = ca->have_prev ? ca->now_ns - ca->last_rx_ns : 0;
+	if (itv > U32_MAX)
+		itv = (u32)itv;	/* the core's clock is 32 bits: 4.29 s */
+	ca->last_rx_ns = ca->now_ns;
 	ca->have_prev = true;
-	ccc_on_ack(&ca->st, &c, &a, &d);
-	ca->law_c = c;
-	check_decision(&c, &a, &d);
+	ca->law_c = ca->cfg;
+	ccc_on_ack(&ca->st, &ca->cfg, &a, round_start, &d, &info);
+	check_decision(ca, &a, &d, &info, round_start, itv);
+	if (d.flags & CCC_D_NEW_ROUND)
+		resolve(ca, delivered, interval, 0);
 }
 
 static void forget(struct sock_model *ca)
 {
-	ccc_state_reset_grad(&ca->st);
-	ca->st.n_ai = 0;
+	ccc_state_forget(&ca->st);
 	ca->have_prev = false;
 }
 
 /* ccc_set_state(TCP_CA_Loss) */
 static void on_rto(struct sock_model *ca)
 {
-	struct ccc_cfg c;
-
-	ccc_cfg_of(ca, &c);
-	ca->saved_share = (u32)min_t(u64, div64_u64(ca->st.rate << CCC_Q,
-						    c.line_bytes_ps), U32_MAX);
+	ca->saved_share = (u16)min_t(u32, ccc_share(&ca->cfg, ca->st.rate), 65535);
 	ca->saved = true;
-	ca->st.rate = max(c.r_min, ca->st.rate / 2);
-	ca->law_c = c;
+	ca->st.rate = max_t(u64, ca->cfg.r_min, ca->st.rate / 2);
+	ca->law_c = ca->cfg;
 	forget(ca);
 }
 
 static void on_undo(struct sock_model *ca)
 {
-	struct ccc_cfg c;
+	const struct ccc_cfg *c = &ca->cfg;
 
 	if (!ca->saved)
 		return;
-	ccc_cfg_of(ca, &c);
-	ca->st.rate = clamp_t(u64, (c.line_bytes_ps * ca->saved_share) >> CCC_Q,
-			      c.r_min, c.r_max);
-	ca->law_c = c;
+	ca->st.rate = clamp_t(u64, (c->line_bytes_ps * ca->saved_share) >> CCC_Q,
+			      c->r_min, c->r_max);
+	ca->law_c = ca->cfg;
 	ca->saved = false;
 }
 
@@ -318,16 +290,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz in = { data, size };
 	struct sock_model ca;
-	u64 max_pacing;
+	u64 max_pacing, t0;
 	u32 mss, hs_rtt;
 
-	line_est_kbps = fz_bool(&in) ? 0 : (u32)fz_span(&in, 0, 800000000);
-	read_params(&in, &prm);
+	line_est_bps = fz_bool(&in) ? 0 : fz_span(&in, 0, DCC_RATE_MAX_BPS);
+	read_params(&in, &sn);
 	mss = fz_mss(&in);
 	max_pacing = fz_bool(&in) ? U64_MAX :
 		     fz_span(&in, DCC_MBPS_TO_BPS, DCC_RATE_MAX_BPS);
 	hs_rtt = fz_bool(&in) ? 0 : fz_rtt_us(&in);
-	sock_init(&ca, mss, max_pacing, hs_rtt);
+	t0 = fz_raw(&in, 8);	/* anywhere on the u64 ns clock */
+	sock_init(&ca, mss, max_pacing, hs_rtt, t0);
 	check_state(&ca);
 
 	for (int i = 0; in.n && i < MAX_EVENTS; i++) {
