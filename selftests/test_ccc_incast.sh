@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# 8-to-1 incast of CCC flows (issue 8): no retransmissions after the first
+# 8-to-1 incast of CCC flows: no retransmissions after the first
 # RTTs, >= 90% utilisation, Jain >= 0.9, and (informational, the paper's
 # S2 metrics at this scale) the queue, T_L1.  All eight start together at line
 # rate (the paper's convention) from eight sender namespaces; the first
@@ -19,6 +19,14 @@
 # and they held 25 Mbit/s each against 3 Mbit/s (guest: Jain 0.57).  That
 # is the paper's "RTT_min known" assumption at work, and it is why an
 # operator of a multi-host fabric sets base_rtt_us (README, CCC).
+#
+# Tail-loss probes are off in the senders (tcp_early_retrans=0), as in
+# test_oscar_incast.sh, which explains the artifact: the probe timeout is
+# 2 srtt + 2 jiffies, and the 1000x-stretched testbed lets it fire
+# spuriously where a datacenter's 2-jiffy floor never would.  Measured
+# with TLP on: exactly one retransmission after 0.5 s and no bottleneck
+# drop in 1 of 4 runs, with the old core and the new alike.  With TLP off
+# a retransmission is a fast retransmit or an RTO: a loss or a stall.
 source "$(dirname "$0")/ccc_common.sh"
 ccc_require
 ktap_set_plan 6
@@ -26,6 +34,10 @@ ktap_set_plan 6
 N=8 DUR=10
 net_setup --senders $N --rate-mbit "$CCC_RATE" --rtt-ms "$CCC_RTT" --limit-pkts 1000
 net_quickack
+tlp_on=0
+for ns in "${NET_NS_S[@]}"; do
+	ip netns exec "$ns" sysctl -qw net.ipv4.tcp_early_retrans=0 || tlp_on=$((tlp_on + 1))
+done
 idle=$(net_ping_rtt --count 20) || { log_warn "no idle RTT from ping"; exit "$KSFT_FAIL"; }
 base_us=$(fround "$idle * 1000" 0)
 echo "$base_us" >/sys/module/tcp_ccc/parameters/base_rtt_us ||
@@ -51,9 +63,9 @@ fm_bins "$NET_RUN/flows.csv" 1 | awk '{ s[$1] += $3 } END { for (t in s) printf 
 
 ktap_test_result "all $N flows used ccc" [ "$(net_get cc_ok)" = 1 ]
 if [[ $retr_ss == 0 ]]; then
-	ktap_test_pass "no retransmissions after t=0.5 s (50 RTT_min): $retr_ss ($retr in the whole run)"
+	ktap_test_pass "no retransmissions after t=0.5 s (50 RTT_min): $retr_ss ($retr in the whole run; TLP left on in $tlp_on senders)"
 else
-	ktap_test_fail "no retransmissions after t=0.5 s (50 RTT_min): $retr_ss ($retr in the whole run)"
+	ktap_test_fail "no retransmissions after t=0.5 s (50 RTT_min): $retr_ss ($retr in the whole run; TLP left on in $tlp_on senders)"
 fi
 if [[ $(net_get drops) == 0 ]]; then
 	ktap_test_pass "no bottleneck drops over the whole run"
