@@ -45,14 +45,15 @@
  *   inc_acc:  increase credit in bytes^2 (u64, saturating): per-ACK credit
  *             sum(fi * b) or sum(alpha * (target - d) * b), divided by
  *             cwnd at "fulfill" (the fairness division, [N 3c]).
- *   alpha:    proportional gain, bytes per ns of (target - delay), Q32,
+ *   alpha:    proportional gain, bytes per ns of (target - delay), Q40,
  *             u64: alpha = prop_gain * MSS_ref * rate / ref_bdp / 1e9.  At
- *             800 Gbit/s (default gain 4) 10.9 B/ns * 2^32 < 2^36 (gain
- *             100: < 2^41); at 1 Mbit/s 1.37e-5 B/ns * 2^32 = 58.6k
- *             (relative precision 2e-5).  Credit alpha (< 2^41) * (target -
- *             d) (< 2^30) * b (< 2^32) < 2^103 in 128 bits, >> 32,
- *             saturated to u64.  Resolve: rate (< 2^37) * (gain * MSS_ref
- *             << 32) (< 2^58) / 1.5e16 in 128 bits.
+ *             800 Gbit/s 10.9 B/ns * 2^40 < 2^44 (default gain 4), < 2^50
+ *             (gain 100, the parameter's top); at 1 Mbit/s 1.37e-8 B/ns
+ *             * 2^40 = 15011 (relative step 7e-5).  Per-ACK credit alpha
+ *             (< 2^50) * (target - d) (< 2^30) * b (< 2^32) < 2^112 in 128
+ *             bits, >> 40, saturated to u64.  Resolve: rate * gain *
+ *             MSS_ref (< 2^37 * 2^14 * 2^12 = 2^63) * 2^40 / 1.5e16 in
+ *             128 bits (dcc_mul_div).
  *   fi, eta:  bytes (u64; fi <= 5 * 4096 * scale_a < 2^44 at the range
  *             top: 800 Gbit/s * 1 s network RTT).
  *   fi_scale: fast-increase bytes per acked byte, Q16 (u64).
@@ -119,7 +120,7 @@ extern const struct nscc_params nscc_params_default;
  */
 struct nscc_cfg {
 	u64 rate_bytes_ps;	/* nic rate, bytes/s */
-	u64 alpha_q32;		/* bytes per ns of (target - d), Q32 */
+	u64 alpha_q40;		/* bytes per ns of (target - d), Q40 */
 	u64 fi;			/* bytes per RTT */
 	u64 eta;		/* bytes per network RTT */
 	u64 fi_scale_q16;	/* bytes per acked byte, Q16 */

@@ -102,10 +102,11 @@ void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 	 * 12 us would make the step 800 x the BDP).  scale_a / nrtt =
 	 * rate / ref_bdp, so alpha only depends on the rate:
 	 *	alpha = gain * MSS_ref * rate / ref_bdp  (bytes per s of delay)
-	 * Q32 bytes/ns: rate (< 2^37) times gain * 4096 << 32 (< 2^58) in
-	 * 128 bits, divided by 100 * ref_bdp * 1e9 = 1.5e16: < 2^42.
+	 * Q40 bytes/ns: rate * gain * 4096 (< 2^37 * 2^14 * 2^12 = 2^63)
+	 * times 2^40 in 128 bits, divided by 100 * ref_bdp * 1e9 = 1.5e16:
+	 * < 2^50.
 	 */
-	c->alpha_q32 = dcc_mul_div(rate, ((u64)p->prop_gain_x100 * NSCC_MSS_REF) << 32,
+	c->alpha_q40 = dcc_mul_div(rate * p->prop_gain_x100 * NSCC_MSS_REF, 1ULL << 40,
 				   100ULL * NSCC_REF_BDP * DCC_NSEC_PER_SEC);
 	/* fi, eta: x100 * MSS_ref * nbdp / ref_bdp; nbdp * 2^26 < 2^63 */
 	c->fi = dcc_mul_div(nbdp, (u64)p->fi_x100 * NSCC_MSS_REF,
@@ -354,10 +355,10 @@ static bool nscc_fast_increase(struct nscc_state *st, const struct nscc_cfg *c,
 static void nscc_prop_credit(struct nscc_state *st, const struct nscc_cfg *c,
 			     u32 b, u32 d)
 {
-	/* alpha (< 2^42) * dd (< 2^30) * b (< 2^32) < 2^104, >> 32 */
-	dcc_u128 cr = (dcc_u128)c->alpha_q32 * (c->target_ns - d) * b;
+	/* alpha (< 2^50) * dd (< 2^30) * b (< 2^32) < 2^112, >> 40 */
+	dcc_u128 cr = (dcc_u128)c->alpha_q40 * (c->target_ns - d) * b;
 
-	cr >>= 32;
+	cr >>= 40;
 	st->inc_acc = dcc_sat_add_u64(st->inc_acc, cr > U64_MAX ? U64_MAX : (u64)cr);
 }
 

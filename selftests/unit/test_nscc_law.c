@@ -337,7 +337,7 @@ static u32 avg_us(const struct nscc_state *s)
 /* alpha in bytes per us of (target - d) */
 static double alpha_us(const struct nscc_cfg *c)
 {
-	return (double)c->alpha_q32 * 1000 / 4294967296.0;
+	return (double)c->alpha_q40 * 1000 / 1099511627776.0;
 }
 
 static void test_constants(void)
