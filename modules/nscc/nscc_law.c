@@ -4,6 +4,21 @@
  * tests compile this file).  Scales: include/dcc/nscc.h.  Theory and the
  * design decisions: modules/nscc/tcp_nscc.c.  Citations: [N] nscc-notes,
  * [M] mswift-mnscc, [H] uet-htsim uec.cpp, "spec" = shared/spec/nscc.md.
+ *
+ * nscc_on_ack() is the one per-ACK entry point, in nanoseconds on the
+ * neutral sample (include/dcc/sample.h), "now" = s->rx_ns.  Its steps:
+ *	nscc_count_bytes	fulfill / QA / post-QA byte counters
+ *	nscc_age_md		keep the MD stamp from aliasing (32-bit ns)
+ *	nscc_decision_delay	raw queueing delay, or MNSCC's median of H
+ *	nscc_is_mark		CE echo, or a delay-derived mark
+ *	nscc_update_delay	the trust-biased EWMA
+ *	nscc_on_loss		a NACK: EWMA, cwnd -= lost bytes, QA trigger
+ *	nscc_quick_adapt	once per base RTT + target: reset if starved
+ *	nscc_quadrant		proportional / fair / MD / steer
+ *	nscc_fulfill		apply the batched credit, eta per network RTT
+ *	nscc_decide		pacing rate and window for the glue
+ * The configuration it reads (struct nscc_cfg) is resolved by
+ * nscc_resolve() at socket init and when its inputs change, never per ACK.
  */
 #include "dcc/nscc.h"
 
