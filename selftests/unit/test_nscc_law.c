@@ -588,6 +588,67 @@ static void test_sampling_noise(void)
 	tap_end();
 }
 
+/*
+ * The clock: "now" is the sample's u64 rx_ns and the state keeps 32-bit ns
+ * stamps read as ages.  The same ACKs from any start (0, just before a
+ * 2^32 ns wrap, 11.6 days in) give the same decisions, and a 3 s silence
+ * (beyond s32's 2.1 s, within the 4.29 s age) still lets an MD through.
+ */
+static void test_clock(void)
+{
+	static const u64 starts[] = { 0, (1ULL << 32) - 3000000, 1000000000000000ULL };
+	struct nscc_params p = nscc_params_default;
+	u32 cw[3] = { 0 }, md[3] = { 0 }, qa[3] = { 0 };
+	struct nscc_state s;
+	struct nscc_cfg c;
+	struct nscc_out o;
+
+	p.nic_mbps = 100;
+	p.target_us = 2000;
+	nscc_resolve(&p, us(10000), 1448, true, false, &c);
+	tap_begin("clock: 32-bit ns stamps give the same law at any u64 rx_ns");
+	for (int k = 0; k < 3; k++) {
+		u64 seed = 99;
+
+		nscc_state_init(&s, &c, starts[k]);
+		for (u32 i = 0; i < 20000; i++) {
+			u64 r = (seed = seed * 6364136223846793005ULL + 1442695040888963407ULL) >> 33;
+			/* 116 us per ACK: 2.3 s, across the wrap for k = 1 */
+			struct dcc_sample a = mk_sample(starts[k] + us((u64)i * 116),
+							(u32)us(10000 + r % 6000), 1448,
+							1448, r % 7 == 0, r % 501 == 0, true);
+			struct dcc_decision d;
+
+			nscc_on_ack(&s, &c, &a, 0, 50, true, false, &d, &o);
+			cw[k] ^= s.cwnd * (i + 1);
+			md[k] += o.md;
+			qa[k] += o.qa;
+		}
+	}
+	CHECK(md[0] > 10 && cw[0] == cw[1] && cw[0] == cw[2] && md[0] == md[1] &&
+	      md[0] == md[2] && qa[0] == qa[1] && qa[0] == qa[2],
+	      "cwnd hash %u %u %u, MDs %u %u %u, QAs %u %u %u", cw[0], cw[1], cw[2],
+	      md[0], md[1], md[2], qa[0], qa[1], qa[2]);
+	for (int k = 0; k < 3; k++) {
+		u64 t = starts[k] + us(1000);
+		struct dcc_sample a = mk_sample(t, (u32)us(13000), 1448, 1448, 1, 0, true);
+		struct dcc_decision d;
+		u32 before;
+
+		nscc_state_init(&s, &c, starts[k]);
+		s.avg_ns = (u32)us(4000);
+		nscc_on_ack(&s, &c, &a, 0, 50, true, false, &d, &o);
+		CHECK(o.md, "first MD (start %llu)", (unsigned long long)starts[k]);
+		before = s.cwnd;
+		s.avg_ns = (u32)us(4000);
+		a = mk_sample(t + 3000000000ULL, (u32)us(13000), 1448, 1448, 1, 0, true);
+		nscc_on_ack(&s, &c, &a, 0, 50, true, false, &d, &o);
+		CHECK(o.md && s.cwnd < before, "MD after a 3 s silence (start %llu): %u -> %u",
+		      (unsigned long long)starts[k], before, s.cwnd);
+	}
+	tap_end();
+}
+
 /* every step of the law stays within its bounds at the range extremes */
 static void test_range(void)
 {
@@ -798,6 +859,7 @@ int main(void)
 	test_md_table();
 	test_quadrants();
 	test_sampling_noise();
+	test_clock();
 	test_range();
 	test_model();
 	return tap_done();
