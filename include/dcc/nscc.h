@@ -2,39 +2,76 @@
 /*
  * NSCC / MNSCC control law (UE Network Signal Congestion Control, and the
  * median-filtered variant of Gerstein et al.), as plain C shared by
- * tcp_nscc.ko and the userspace unit tests.  Theory and kernel glue:
- * modules/nscc/tcp_nscc.c; spec: shared/spec/nscc.md.
+ * tcp_nscc.ko, the userspace unit tests, the fuzzer and the bench.  Theory
+ * and kernel glue: modules/nscc/tcp_nscc.c.
  *
- * Units and fixed-point scales (ranges: 1 Mbit/s .. 800 Gbit/s, 1 us .. 1 s):
- *   times:    us.  Per-socket timestamps are the low 32 bits of the
- *             tcp_mstamp clock, compared wrap-safe with (s32)(a - b)
- *             (valid for gaps < 35 min).  Delays, targets <= 1e6 (< 2^20).
+ * One per-ACK entry point, nscc_on_ack(): it takes the neutral sample of
+ * include/dcc/sample.h as it is (times in ns, "now" = the sample's rx_ns)
+ * plus the few facts only the kernel knows (srtt, packets in flight,
+ * cwnd-limited, CA_Loss) and returns the pacing rate and the window in
+ * bytes (struct dcc_decision).  The configuration (struct nscc_cfg) is
+ * resolved from the parameters once per socket and again only when one of
+ * its inputs changes (base RTT, MSS, ECN): nscc_resolve() is not per ACK.
+ *
+ * Units and fixed-point scales, re-derived for 1 Mbit/s .. 800 Gbit/s
+ * (rate <= 1e11 B/s < 2^37) and 1 us .. 1 s RTT:
+ *   parameters: the sysfs units (us, %, ppm, x100), converted to ns and
+ *             fixed point by nscc_resolve() only.
+ *   durations (cfg): ns, u32.  base_ns, nrtt_ns, target_ns, fi_thresh_ns
+ *             are clamped to [1 us, 1 s] (DCC_SAMPLE_RTT_MAX_NS: no RTT
+ *             sample exceeds 1 s, so no delay reaches a longer target);
+ *             the QA period base + target <= 2 s.  qa_thresh_ns and
+ *             mark_ns are u64 (up to 100 x target = 100 s).
+ *   delays:   ns, u32: RTT sample (<= 1e9 from dcc_sample_get(), any u32
+ *             accepted) minus base_ns; the median window holds them too.
+ *   clocks:   "now" is the sample's rx_ns (u64).  The per-socket stamps
+ *             last_dec, last_adjust, qa_start keep its low 32 bits (the
+ *             state must fit icsk_ca_priv) and are only ever read as an
+ *             age, (u32)(now - stamp), compared with a period <= 2 s: exact
+ *             while the age is < 2^32 ns = 4.29 s.  Every stamp is
+ *             refreshed on the first ACK after its period ends (last_dec is
+ *             pulled up to "one base RTT + 1 ns ago" each ACK once an MD is
+ *             allowed again), so an age can only alias after more than
+ *             4.29 s - 2 s = 2.29 s without any ACK (an RTO backoff); the
+ *             worst case is then one QA window, eta or MD deferred by at
+ *             most its period, after which the stamp is fresh again.
  *   cwnd:     bytes, u32.  Linux can never have more than sk_sndbuf
  *             (an int, < 2^31) bytes in flight, so a u32 window loses
  *             nothing; every update saturates at NSCC_CWND_MAX.
- *   avg_q8:   filtered queueing delay, us * 256 (Q24.8), <= 2^28.
+ *   avg_ns:   EWMA of the queueing delay, ns, u32 (<= the largest sample,
+ *             < 2^32).  Step: |sample - avg| (< 2^32) * gain (<= 2^16)
+ *             >> 16, < 2^48 in u64.  Resolution 1 ns; a step rounds to 0
+ *             below 80 ns of difference at the default gain 819/65536.
  *   inc_acc:  increase credit in bytes^2 (u64, saturating): per-ACK credit
  *             sum(fi * b) or sum(alpha * (target - d) * b), divided by
  *             cwnd at "fulfill" (the fairness division, [N 3c]).
- *   alpha:    proportional gain, bytes per us of (target - delay), Q24,
- *             u64: alpha = prop_gain * MSS_ref * rate / ref_bdp; at
- *             800 Gbit/s 1.1e4 * 2^24 < 2^38, at 1 Mbit/s 0.0137 * 2^24
- *             = 229k (enough precision).
+ *   alpha:    proportional gain, bytes per ns of (target - delay), Q40,
+ *             u64: alpha = prop_gain * MSS_ref * rate / ref_bdp / 1e9.  At
+ *             800 Gbit/s 10.9 B/ns * 2^40 < 2^44 (default gain 4), < 2^50
+ *             (gain 100, the parameter's top); at 1 Mbit/s 1.37e-8 B/ns
+ *             * 2^40 = 15011 (relative step 7e-5).  Per-ACK credit alpha
+ *             (< 2^50) * (target - d) (< 2^30) * b (< 2^32) < 2^112 in 128
+ *             bits, >> 40, saturated to u64.  Resolve: rate * gain *
+ *             MSS_ref (< 2^37 * 2^14 * 2^12 = 2^63) * 2^40 / 1.5e16 in
+ *             128 bits (dcc_mul_div).
  *   fi, eta:  bytes (u64; fi <= 5 * 4096 * scale_a < 2^44 at the range
  *             top: 800 Gbit/s * 1 s network RTT).
  *   fi_scale: fast-increase bytes per acked byte, Q16 (u64).
  *   gamma, md floor, EWMA gains: Q16 (u32, <= 65536).
+ *   pacing:   cwnd (< 2^32) * gain_pct (<= 1000) * 1e9 / (srtt_ns * 100),
+ *             128-bit product (dcc_mul_div), bytes/s.
  *
  * Reference network [H initNsccParams]: 100 Gbit/s, 12 us, MSS_ref 4096,
  * MTU_ref 4160: ref_bdp = 150000 B.  Per-RTT steps are kept the same
  * fraction of the BDP as in htsim by deriving them from MSS_ref and
- * scale_a = network_bdp / ref_bdp, whatever the real MSS (spec 5).
+ * scale_a = network_bdp / ref_bdp, whatever the real MSS.
  */
 #ifndef _DCC_NSCC_H
 #define _DCC_NSCC_H
 
 #include "fixp.h"
 #include "median.h"
+#include "sample.h"
 
 #define NSCC_MSS_REF		4096u
 #define NSCC_MTU_REF		4160u
@@ -76,27 +113,32 @@ struct nscc_params {
 
 extern const struct nscc_params nscc_params_default;
 
-/* Everything one ACK's law needs, resolved from a snapshot (nscc_resolve). */
+/*
+ * Everything one ACK's law needs, resolved from a parameter snapshot by
+ * nscc_resolve() once per socket and again when base RTT, MSS or ECN
+ * change.  Times in ns.
+ */
 struct nscc_cfg {
-	u64 rate_bytes_ps;		/* nic rate, bytes/s */
-	u64 alpha_q24;		/* bytes per us of (target - d), Q24 */
+	u64 rate_bytes_ps;	/* nic rate, bytes/s */
+	u64 alpha_q40;		/* bytes per ns of (target - d), Q40 */
 	u64 fi;			/* bytes per RTT */
 	u64 eta;		/* bytes per network RTT */
 	u64 fi_scale_q16;	/* bytes per acked byte, Q16 */
+	u64 qa_thresh_ns;	/* QA delay test */
+	u64 mark_ns;		/* delay that counts as a mark (0 = none) */
 	u32 maxwnd;		/* bytes */
 	u32 min_cwnd;		/* bytes */
 	u32 init_cwnd;		/* bytes */
 	u32 mss;		/* bytes: one ACK's worth with per-packet ACKs */
-	u32 base_us;		/* this flow's base RTT */
-	u32 nrtt_us;		/* network RTT (scaling, adjust period) */
-	u32 target_us;
-	u32 fi_thresh_us;
-	u32 qa_thresh_us;
+	u32 base_ns;		/* this flow's base RTT */
+	u32 nrtt_ns;		/* network RTT (scaling, adjust period) */
+	u32 target_ns;
+	u32 fi_thresh_ns;
 	u32 fulfill_bytes;
-	u32 mark_us;		/* delay that counts as a mark (0 = none) */
 	u32 gamma_q16;
 	u32 floor_q16;
 	u32 ewma_q16;
+	u32 pacing_gain_pct;	/* pacing = gain * cwnd / srtt */
 	u8 qa_gate;
 	u8 hmax;		/* 0 = NSCC; 1..4 = MNSCC median window cap */
 	bool median_ewma;
@@ -105,12 +147,12 @@ struct nscc_cfg {
 };
 
 /*
- * Resolve @p for a flow with base RTT @base_us (0: unknown, 1 ms is used),
- * MSS @mss, @ecn negotiated or not, @mnscc variant.  Cheap (a few 128-bit
- * mul/div): the kernel calls it once per ACK so that a falling base RTT
- * takes effect at once (spec 2.1).
+ * Resolve @p for a flow with base RTT @base_ns (0: unknown, 1 ms is used;
+ * clamped to 1 s), MSS @mss, @ecn negotiated or not, @mnscc variant.  A
+ * handful of 128-bit mul/div: call it at socket init and when an input
+ * changes, never per ACK.
  */
-void nscc_resolve(const struct nscc_params *p, u32 base_us, u32 mss,
+void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 		  bool ecn, bool mnscc, struct nscc_cfg *c);
 
 /* Law state flags */
@@ -134,38 +176,25 @@ enum nscc_quadrant {
 struct nscc_state {
 	u64 inc_acc;		/* increase credit, bytes^2 */
 	u32 cwnd;		/* bytes */
-	u32 avg_q8;		/* EWMA of queueing delay, us Q8 */
+	u32 avg_ns;		/* EWMA of queueing delay, ns */
 	u32 received;		/* bytes since the last fulfill */
 	u32 achieved;		/* bytes in the current QA window */
 	u32 fi_count;		/* bytes acked at near-zero delay */
 	u32 ignore_left;	/* bytes_to_ignore - bytes_ignored (post-QA) */
-	u32 last_dec;		/* us: last MD */
-	u32 last_adjust;	/* us: last eta */
-	u32 qa_end;		/* us: end of the QA window */
+	u32 last_dec;		/* ns, low 32 bits: last MD */
+	u32 last_adjust;	/* ns, low 32 bits: last eta */
+	u32 qa_start;		/* ns, low 32 bits: start of the QA window */
 	u8 flags;		/* NSCC_S_* */
 	u8 quadrant;		/* last decision (enum nscc_quadrant) */
 	u8 glue;		/* owned by the caller (kernel flags) */
 	u8 pad;
-	struct dcc_med4 med;	/* MNSCC: last H queueing delays, us */
-};
-
-/* One ACK, as the law wants it. */
-struct nscc_ack {
-	u32 now_us;
-	u32 acked_bytes;	/* newly delivered (incl. SACKed) bytes */
-	u32 rtt_us;		/* raw RTT sample (if rtt_valid) */
-	u32 inflight_bytes;
-	u32 lost_bytes;		/* marked lost on this ACK */
-	u32 lost_pkts;
-	bool rtt_valid;
-	bool ce;		/* ECN echo ("skip") for this ACK */
-	bool cwnd_limited;
+	struct dcc_med4 med;	/* MNSCC: last H queueing delays, ns */
 };
 
 /* What the ACK did (tracepoint / unit tests). */
 struct nscc_out {
-	u32 delay_us;		/* decision delay (raw, median or avg) */
-	u32 raw_us;		/* raw queueing delay, 0 if invalid */
+	u32 delay_ns;		/* decision delay (raw, median or avg) */
+	u32 raw_ns;		/* raw queueing delay, 0 if invalid */
 	u8 quadrant;		/* enum nscc_quadrant */
 	bool md;		/* a multiplicative decrease was applied */
 	bool qa;		/* quick adapt fired */
@@ -173,28 +202,42 @@ struct nscc_out {
 	bool mark;		/* ce, or a delay-derived mark */
 };
 
-void nscc_state_init(struct nscc_state *s, const struct nscc_cfg *c,
-		     u32 now_us);
+void nscc_state_init(struct nscc_state *st, const struct nscc_cfg *c,
+		     u64 now_ns);
 
-/* Per-ACK law: updates @s (cwnd in s->cwnd), reports in @o. */
-void nscc_on_ack(struct nscc_state *s, const struct nscc_cfg *c,
-		 const struct nscc_ack *a, struct nscc_out *o);
+/*
+ * The per-ACK law.  @s: the sample, with s->ce the packets this ACK
+ * delivered CE-echoed (the ECN "skip" bit is s->ce != 0), s->losses the
+ * packets it marked lost, s->why == 0 for a usable RTT.  Kernel facts:
+ * @srtt_ns (0: base RTT), @inflight_pkts (packets in flight after the
+ * ACK), @cwnd_limited, @in_loss (CA_Loss: packet conservation after an
+ * RTO).  Updates @st; @d gets the pacing rate and the window in bytes,
+ * @o what the ACK did.
+ */
+void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
+		 const struct dcc_sample *s, u64 srtt_ns, u32 inflight_pkts,
+		 bool cwnd_limited, bool in_loss, struct dcc_decision *d,
+		 struct nscc_out *o);
+
+/* Pacing rate and window for the current state (socket init). */
+void nscc_decide(const struct nscc_state *st, const struct nscc_cfg *c,
+		 u64 srtt_ns, struct dcc_decision *d);
 
 /* RTO (CA_EVENT_LOSS): cwnd -= one packet [H]. */
-void nscc_on_rto(struct nscc_state *s, const struct nscc_cfg *c, u32 mss);
+void nscc_on_rto(struct nscc_state *st, const struct nscc_cfg *c, u32 mss);
 
 /* Restart after idle (CA_EVENT_TX_START): no QA or eta across the gap. */
-void nscc_on_idle_restart(struct nscc_state *s, u32 now_us);
+void nscc_on_idle_restart(struct nscc_state *st, u64 now_ns);
 
-/* Kept fraction of the MD at filtered delay @avg_us, Q16 (unit tests). */
-u32 nscc_md_keep_q16(const struct nscc_cfg *c, u32 avg_us);
+/* Kept fraction of the MD at filtered delay @avg_ns, Q16 (unit tests). */
+u32 nscc_md_keep_q16(const struct nscc_cfg *c, u32 avg_ns);
 
 /* MNSCC window H for @cwnd bytes: max(min(W/2, hmax), 1), W = cwnd / mss. */
 u16 nscc_median_h(const struct nscc_cfg *c, u32 cwnd);
 
-static inline u32 nscc_avg_us(const struct nscc_state *s)
+static inline u32 nscc_avg_ns(const struct nscc_state *st)
 {
-	return s->avg_q8 >> 8;
+	return st->avg_ns;
 }
 
 #endif /* _DCC_NSCC_H */

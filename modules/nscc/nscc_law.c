@@ -4,6 +4,21 @@
  * tests compile this file).  Scales: include/dcc/nscc.h.  Theory and the
  * design decisions: modules/nscc/tcp_nscc.c.  Citations: [N] nscc-notes,
  * [M] mswift-mnscc, [H] uet-htsim uec.cpp, "spec" = shared/spec/nscc.md.
+ *
+ * nscc_on_ack() is the one per-ACK entry point, in nanoseconds on the
+ * neutral sample (include/dcc/sample.h), "now" = s->rx_ns.  Its steps:
+ *	nscc_count_bytes	fulfill / QA / post-QA byte counters
+ *	nscc_age_md		keep the MD stamp from aliasing (32-bit ns)
+ *	nscc_decision_delay	raw queueing delay, or MNSCC's median of H
+ *	nscc_is_mark		CE echo, or a delay-derived mark
+ *	nscc_update_delay	the trust-biased EWMA
+ *	nscc_on_loss		a NACK: EWMA, cwnd -= lost bytes, QA trigger
+ *	nscc_quick_adapt	once per base RTT + target: reset if starved
+ *	nscc_quadrant		proportional / fair / MD / steer
+ *	nscc_fulfill		apply the batched credit, eta per network RTT
+ *	nscc_decide		pacing rate and window for the glue
+ * The configuration it reads (struct nscc_cfg) is resolved by
+ * nscc_resolve() at socket init and when its inputs change, never per ACK.
  */
 #include "dcc/nscc.h"
 
@@ -69,22 +84,28 @@ static u32 pct_of(u32 v, u32 pct)
 	return clamp_u64_u32((u64)v * pct / 100);
 }
 
-void nscc_resolve(const struct nscc_params *p, u32 base_us, u32 mss,
+/* a u32 duration in ns, clamped to [1 us, 1 s] */
+static u32 nscc_dur_ns(u64 ns)
+{
+	return (u32)clamp_t(u64, ns, 1000, DCC_SAMPLE_RTT_MAX_NS);
+}
+
+void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 		  bool ecn, bool mnscc, struct nscc_cfg *c)
 {
 	u64 rate = (u64)p->nic_mbps * DCC_MBPS_TO_BPS;	/* <= 1e11 < 2^37 */
-	u32 base = base_us ? base_us : 1000;
-	u32 nrtt = p->network_rtt_us ? p->network_rtt_us : base;
+	u32 base = nscc_dur_ns(base_ns ? base_ns : 1000000);	/* unknown: 1 ms */
+	u32 nrtt = p->network_rtt_us ? nscc_dur_ns(dcc_us_to_ns(p->network_rtt_us)) : base;
 	/* network BDP, <= 1e11 B (800 Gbit/s * 1 s) */
-	u64 nbdp = dcc_rate_time_bytes(rate, nrtt, DCC_USEC_PER_SEC);
-	u64 bdp = dcc_rate_time_bytes(rate, base, DCC_USEC_PER_SEC);
+	u64 nbdp = dcc_rate_time_bytes(rate, nrtt, DCC_NSEC_PER_SEC);
+	u64 bdp = dcc_rate_time_bytes(rate, base, DCC_NSEC_PER_SEC);
 	u32 mark_pct;
 
 	mss = mss ? mss : 1;
 	*c = (struct nscc_cfg){ 0 };
 	c->rate_bytes_ps = rate;
-	c->base_us = base;
-	c->nrtt_us = nrtt;
+	c->base_ns = base;
+	c->nrtt_ns = nrtt;
 	/*
 	 * alpha [H]: 4 * MSS_ref * scale_a * scale_b / target, with
 	 * scale_b = target / 12 us, i.e. 4 * MSS_ref * scale_a / 12 us: a
@@ -96,11 +117,12 @@ void nscc_resolve(const struct nscc_params *p, u32 base_us, u32 mss,
 	 * 12 us would make the step 800 x the BDP).  scale_a / nrtt =
 	 * rate / ref_bdp, so alpha only depends on the rate:
 	 *	alpha = gain * MSS_ref * rate / ref_bdp  (bytes per s of delay)
-	 * Q24 bytes/us: rate << 24 < 2^61, times gain*4096 < 2^26: the
-	 * 128-bit product divided by 1.5e13 is < 2^44.
+	 * Q40 bytes/ns: rate * gain * 4096 (< 2^37 * 2^14 * 2^12 = 2^63)
+	 * times 2^40 in 128 bits, divided by 100 * ref_bdp * 1e9 = 1.5e16:
+	 * < 2^50.
 	 */
-	c->alpha_q24 = dcc_mul_div(rate << 24, (u64)p->prop_gain_x100 * NSCC_MSS_REF,
-				   100ULL * NSCC_REF_BDP * DCC_USEC_PER_SEC);
+	c->alpha_q40 = dcc_mul_div(rate * p->prop_gain_x100 * NSCC_MSS_REF, 1ULL << 40,
+				   100ULL * NSCC_REF_BDP * DCC_NSEC_PER_SEC);
 	/* fi, eta: x100 * MSS_ref * nbdp / ref_bdp; nbdp * 2^26 < 2^63 */
 	c->fi = dcc_mul_div(nbdp, (u64)p->fi_x100 * NSCC_MSS_REF,
 			    100ULL * NSCC_REF_BDP);
@@ -119,16 +141,19 @@ void nscc_resolve(const struct nscc_params *p, u32 base_us, u32 mss,
 					  clamp_u64_u32(10ULL * mss);
 	c->init_cwnd = clamp_val(c->init_cwnd, c->min_cwnd, c->maxwnd);
 
-	c->target_us = p->target_us ? p->target_us : pct_of(nrtt, p->target_pct);
-	c->target_us = max_t(u32, c->target_us, 1);
-	c->fi_thresh_us = p->fi_thresh_us ? p->fi_thresh_us : max_t(u32, nrtt / 12, 1);
-	c->qa_thresh_us = pct_of(c->target_us, p->qa_thresh_pct);
+	c->target_ns = nscc_dur_ns(p->target_us ? dcc_us_to_ns(p->target_us) :
+				   (u64)nrtt * p->target_pct / 100);
+	c->fi_thresh_ns = p->fi_thresh_us ? nscc_dur_ns(dcc_us_to_ns(p->fi_thresh_us)) :
+					    nscc_dur_ns(nrtt / 12);
+	/* <= 1e9 * 1e4 / 100 = 1e11 ns: u64 */
+	c->qa_thresh_ns = (u64)c->target_ns * p->qa_thresh_pct / 100;
 	c->fulfill_bytes = p->fulfill_bytes;
 	mark_pct = ecn ? p->ecn_backstop_pct : p->noecn_mark_pct;
-	c->mark_us = mark_pct ? max_t(u32, pct_of(c->target_us, mark_pct), 1) : 0;
+	c->mark_ns = mark_pct ? max_t(u64, (u64)c->target_ns * mark_pct / 100, 1) : 0;
 	c->gamma_q16 = (u32)((u64)p->gamma_pct * 65536 / 100);
 	c->floor_q16 = (u32)((u64)p->md_floor_pct * 65536 / 100);
 	c->ewma_q16 = max_t(u32, (u32)((u64)p->delay_alpha_ppm * 65536 / 1000000), 1);
+	c->pacing_gain_pct = p->pacing_gain_pct;
 	c->qa_gate = (u8)min_t(u32, p->qa_gate, 31);
 	c->hmax = mnscc ? (u8)clamp_t(u32, p->median_hmax, 1, NSCC_MED_HMAX) : 0;
 	c->median_ewma = mnscc && p->median_ewma;
@@ -136,20 +161,29 @@ void nscc_resolve(const struct nscc_params *p, u32 base_us, u32 mss,
 	c->cwnd_limited_only = p->cwnd_limited_only;
 }
 
-static void nscc_clamp(struct nscc_state *s, const struct nscc_cfg *c)
+static void nscc_clamp(struct nscc_state *st, const struct nscc_cfg *c)
 {
-	s->cwnd = clamp_val(s->cwnd, c->min_cwnd, c->maxwnd);
+	st->cwnd = clamp_val(st->cwnd, c->min_cwnd, c->maxwnd);
 }
 
-void nscc_state_init(struct nscc_state *s, const struct nscc_cfg *c,
-		     u32 now_us)
+/*
+ * ns since @stamp (the low 32 bits of an earlier "now"): exact below
+ * 4.29 s, which every stamp is kept within (nscc.h: clocks).
+ */
+static u32 nscc_age(u64 now, u32 stamp)
 {
-	*s = (struct nscc_state){ 0 };
-	s->cwnd = c->init_cwnd;
-	s->last_adjust = now_us;
-	s->last_dec = now_us - c->base_us - 1;	/* an MD may come at once */
-	dcc_med4_init(&s->med);
-	s->flags = NSCC_S_INITED;
+	return (u32)now - stamp;
+}
+
+void nscc_state_init(struct nscc_state *st, const struct nscc_cfg *c,
+		     u64 now_ns)
+{
+	*st = (struct nscc_state){ 0 };
+	st->cwnd = c->init_cwnd;
+	st->last_adjust = (u32)now_ns;
+	st->last_dec = (u32)now_ns - c->base_ns - 1;	/* an MD may come at once */
+	dcc_med4_init(&st->med);
+	st->flags = NSCC_S_INITED;
 }
 
 /*
@@ -169,41 +203,85 @@ u16 nscc_median_h(const struct nscc_cfg *c, u32 cwnd)
 	return (u16)clamp_t(u32, w / 2, 1, c->hmax);	/* [M] Eq. 9 */
 }
 
-u32 nscc_md_keep_q16(const struct nscc_cfg *c, u32 avg_us)
+u32 nscc_md_keep_q16(const struct nscc_cfg *c, u32 avg_ns)
 {
 	u64 cut;
 
-	if (avg_us <= c->target_us)
+	if (avg_ns <= c->target_ns)
 		return 65536;
-	/* gamma (<= 2^16) * (avg - target) (< 2^28) fits; / avg < 2^16 */
-	cut = div64_u64((u64)c->gamma_q16 * (avg_us - c->target_us), avg_us);
+	/* gamma (<= 2^16) * (avg - target) (< 2^32) < 2^48; / avg < 2^16 */
+	cut = div64_u64((u64)c->gamma_q16 * (avg_ns - c->target_ns), avg_ns);
 	return max_t(u32, 65536 - (u32)min_t(u64, cut, 65536), c->floor_q16);
+}
+
+/*
+ * Byte counters [H processAck]: what fulfill, the QA window and the
+ * post-QA ECN filter count.
+ */
+static void nscc_count_bytes(struct nscc_state *st, u32 b)
+{
+	st->received = sat_add32(st->received, b);
+	st->achieved = sat_add32(st->achieved, b);
+	st->ignore_left = sat_sub32(st->ignore_left, b);
+}
+
+/*
+ * Decision delay.  NSCC: the raw queueing delay (RTT above the
+ * min-tracked base RTT), or the EWMA when the ACK has none.  MNSCC: the
+ * median of the last H raw delays ([M] III-B, A1), H = max(min(W/2, 4), 1)
+ * from cwnd; with no new sample, the median of the window still held;
+ * with an empty window, the EWMA.
+ */
+static u32 nscc_decision_delay(struct nscc_state *st, const struct nscc_cfg *c,
+			       bool valid, u32 raw)
+{
+	if (!c->hmax)
+		return valid ? raw : st->avg_ns;
+	if (valid)
+		dcc_med4_push(&st->med, raw, nscc_median_h(c, st->cwnd));
+	if (!st->med.w.n)
+		return st->avg_ns;
+	if (c->median_lower)	/* nearest rank: n=4 -> 2nd */
+		return dcc_medwin_percentile(&st->med.w, st->med.buf, 50);
+	return dcc_medwin_median(&st->med.w, st->med.buf);
+}
+
+/*
+ * "skip" is the ECN echo.  A delay at or above mark_ns counts as a mark
+ * too: without ECN negotiated (mark_ns = noecn_mark_pct of target) NSCC
+ * would otherwise have no decrease at all, and with ECN on a path that
+ * never marks (backstop) it would grow until loss (see tcp_nscc.c).  The
+ * ECN bit itself is never median-filtered (A1); the delay-derived mark
+ * uses the decision delay, so MNSCC's is filtered.
+ */
+static bool nscc_is_mark(const struct nscc_cfg *c, bool ce, bool valid, u32 delay)
+{
+	return ce || (c->mark_ns && (valid || c->hmax) && delay >= c->mark_ns);
 }
 
 /*
  * Three-case EWMA with trust bias [N 4d, H update_delay]: a high delay
  * without ECN is not trusted (it may be another path's queue, or noise), so
  * a small constant (base/4) is fed instead; a huge delay (> 5 base RTTs) is
- * always fed, with the hard-wired gain.  @d and the result are us.
+ * always fed, with the hard-wired gain.  @d and the result are ns.
  */
-static void nscc_update_delay(struct nscc_state *s, const struct nscc_cfg *c,
+static void nscc_update_delay(struct nscc_state *st, const struct nscc_cfg *c,
 			      u32 d, bool skip)
 {
 	u32 gain = c->ewma_q16;
-	u64 sample = d;
+	u32 sample = d;
 	s64 diff;
 
-	if (!skip && d > c->target_us)
-		sample = c->base_us / 4;
-	else if ((u64)d > 5ULL * c->base_us)
+	if (!skip && d > c->target_ns)
+		sample = c->base_ns / 4;
+	else if ((u64)d > 5ULL * c->base_ns)
 		gain = NSCC_EWMA_EMERG_Q16;
-	/* d <= 1e6 (dcc clamps RTTs to 1 s) so sample << 8 < 2^28 */
-	diff = (s64)(min_t(u64, sample, 1U << 23) << 8) - (s64)s->avg_q8;
-	/* sign-safe: shift magnitudes only; |diff| * gain < 2^45 */
+	diff = (s64)sample - (s64)st->avg_ns;
+	/* sign-safe: shift magnitudes only; |diff| (< 2^32) * gain < 2^48 */
 	if (diff >= 0)
-		s->avg_q8 += (u32)(((u64)diff * gain) >> 16);
+		st->avg_ns += (u32)(((u64)diff * gain) >> 16);
 	else
-		s->avg_q8 -= (u32)(((u64)-diff * gain) >> 16);
+		st->avg_ns -= (u32)(((u64)-diff * gain) >> 16);
 }
 
 /*
@@ -214,204 +292,230 @@ static void nscc_update_delay(struct nscc_state *s, const struct nscc_cfg *c,
  * was delivered and ignore the ECN echoes of what is already in flight.
  * Returns true when this ACK must not be used further.
  */
-static bool nscc_quick_adapt(struct nscc_state *s, const struct nscc_cfg *c,
-			     const struct nscc_ack *a, bool is_loss, bool skip,
-			     u32 delay, struct nscc_out *o)
+static bool nscc_quick_adapt(struct nscc_state *st, const struct nscc_cfg *c,
+			     u64 now, u32 inflight_bytes, bool is_loss,
+			     bool skip, u32 delay, struct nscc_out *o)
 {
 	bool done = false;
 
-	if (s->ignore_left && skip) {
+	if (st->ignore_left && skip) {
 		done = true;
 		o->quadrant = NSCC_Q_IGNORED;
-	} else if (!(s->flags & NSCC_S_QA_ARMED) || (s32)(a->now_us - s->qa_end) > 0) {
+	} else if (!(st->flags & NSCC_S_QA_ARMED) ||
+		   nscc_age(now, st->qa_start) > c->base_ns + c->target_ns) {
 		/* a saturated achieved count is "a lot", never "too little" */
-		if ((s->flags & NSCC_S_QA_ARMED) &&
-		    ((s->flags & NSCC_S_TRIGGER_QA) || is_loss || delay > c->qa_thresh_us) &&
-		    s->achieved != U32_MAX && s->achieved < (c->maxwnd >> c->qa_gate)) {
-			s->cwnd = max(s->achieved, c->min_cwnd);
-			s->ignore_left = a->inflight_bytes;
-			s->flags &= ~NSCC_S_TRIGGER_QA;
+		if ((st->flags & NSCC_S_QA_ARMED) &&
+		    ((st->flags & NSCC_S_TRIGGER_QA) || is_loss || delay > c->qa_thresh_ns) &&
+		    st->achieved != U32_MAX && st->achieved < (c->maxwnd >> c->qa_gate)) {
+			st->cwnd = max(st->achieved, c->min_cwnd);
+			st->ignore_left = inflight_bytes;
+			st->flags &= ~NSCC_S_TRIGGER_QA;
 			done = true;
 			o->qa = true;
 			o->quadrant = NSCC_Q_QA;
 		}
-		s->achieved = 0;
-		s->qa_end = a->now_us + c->base_us + c->target_us;
-		s->flags |= NSCC_S_QA_ARMED;
+		st->achieved = 0;
+		st->qa_start = (u32)now;
+		st->flags |= NSCC_S_QA_ARMED;
 	}
 	if (done) {
-		s->inc_acc = 0;
-		s->received = 0;
+		st->inc_acc = 0;
+		st->received = 0;
 	}
 	return done;
 }
 
-/* "The pipe is empty": multiplicative growth, applied at once [H]. */
-static bool nscc_fast_increase(struct nscc_state *s, const struct nscc_cfg *c,
-			       u32 b, u32 d)
+/*
+ * A loss is a NACK of the lost bytes [H updateCwndOnNack_NSCC]: the EWMA
+ * is fed a network RTT per lost packet (at most NSCC_LOSS_EWMA_MAX), QA
+ * is asked to check, and cwnd loses the bytes.  True if QA fired.
+ */
+static bool nscc_on_loss(struct nscc_state *st, const struct nscc_cfg *c,
+			 u64 now, u32 lost_pkts, u32 lost_bytes,
+			 u32 inflight_bytes, struct nscc_out *o)
 {
-	if (d < c->fi_thresh_us) {
-		s->fi_count = sat_add32(s->fi_count, b);
-		if (s->fi_count > s->cwnd || (s->flags & NSCC_S_INCREASE)) {
-			/* b < 2^32, fi_scale < 2^54: 128-bit product */
-			s->cwnd = sat_add32(s->cwnd, mul_shr_sat(b, c->fi_scale_q16, 16));
-			s->flags |= NSCC_S_INCREASE;
-			return true;
-		}
-	} else {
-		s->fi_count = 0;
-	}
-	s->flags &= ~NSCC_S_INCREASE;
+	u32 i, n = min_t(u32, max_t(u32, lost_pkts, 1), NSCC_LOSS_EWMA_MAX);
+
+	st->ignore_left = sat_sub32(st->ignore_left, lost_bytes);
+	for (i = 0; i < n; i++)
+		nscc_update_delay(st, c, c->nrtt_ns, true);
+	st->flags |= NSCC_S_TRIGGER_QA;
+	if (nscc_quick_adapt(st, c, now, inflight_bytes, true, true, 0, o))
+		return true;
+	st->cwnd = max(sat_sub32(st->cwnd, lost_bytes), c->min_cwnd);
+	o->quadrant = NSCC_Q_LOSS;
 	return false;
 }
 
-static void nscc_md(struct nscc_state *s, const struct nscc_cfg *c,
-		    u32 now, struct nscc_out *o)
+/* "The pipe is empty": multiplicative growth, applied at once [H]. */
+static bool nscc_fast_increase(struct nscc_state *st, const struct nscc_cfg *c,
+			       u32 b, u32 d)
 {
-	u32 avg = nscc_avg_us(s);
+	if (d < c->fi_thresh_ns) {
+		st->fi_count = sat_add32(st->fi_count, b);
+		if (st->fi_count > st->cwnd || (st->flags & NSCC_S_INCREASE)) {
+			/* b < 2^32, fi_scale < 2^54: 128-bit product */
+			st->cwnd = sat_add32(st->cwnd, mul_shr_sat(b, c->fi_scale_q16, 16));
+			st->flags |= NSCC_S_INCREASE;
+			return true;
+		}
+	} else {
+		st->fi_count = 0;
+	}
+	st->flags &= ~NSCC_S_INCREASE;
+	return false;
+}
 
-	s->flags &= ~NSCC_S_INCREASE;
-	s->fi_count = 0;
-	/* sized by the EWMA, at most once per base RTT [N 3b, H] */
-	if (avg > c->target_us && (s32)(now - s->last_dec) > (s32)c->base_us) {
-		s->cwnd = (u32)(((u64)s->cwnd * nscc_md_keep_q16(c, avg)) >> 16);
-		s->cwnd = max(s->cwnd, c->min_cwnd);
-		s->last_dec = now;
+/* Proportional increase credit: alpha * (target - d) * b [N 3a]. */
+static void nscc_prop_credit(struct nscc_state *st, const struct nscc_cfg *c,
+			     u32 b, u32 d)
+{
+	/* alpha (< 2^50) * dd (< 2^30) * b (< 2^32) < 2^112, >> 40 */
+	dcc_u128 cr = (dcc_u128)c->alpha_q40 * (c->target_ns - d) * b;
+
+	cr >>= 40;
+	st->inc_acc = dcc_sat_add_u64(st->inc_acc, cr > U64_MAX ? U64_MAX : (u64)cr);
+}
+
+/*
+ * Multiplicative decrease, sized by the EWMA, at most once per base RTT
+ * [N 3b, H].  last_dec is kept no older than base + 1 ns once an MD is
+ * allowed (nscc_age_md), so its age never aliases while ACKs flow.
+ */
+static void nscc_md(struct nscc_state *st, const struct nscc_cfg *c,
+		    u64 now, struct nscc_out *o)
+{
+	u32 avg = st->avg_ns;
+
+	st->flags &= ~NSCC_S_INCREASE;
+	st->fi_count = 0;
+	if (avg > c->target_ns && nscc_age(now, st->last_dec) > c->base_ns) {
+		st->cwnd = (u32)(((u64)st->cwnd * nscc_md_keep_q16(c, avg)) >> 16);
+		st->cwnd = max(st->cwnd, c->min_cwnd);
+		st->last_dec = (u32)now;
 		o->md = true;
 	}
 }
 
-/* Apply the batched credit, and eta once per network RTT [N 3c, H]. */
-static void nscc_fulfill(struct nscc_state *s, const struct nscc_cfg *c,
-			 const struct nscc_ack *a)
+/* An MD is allowed again: pin last_dec at "base + 1 ns ago" (no alias). */
+static void nscc_age_md(struct nscc_state *st, const struct nscc_cfg *c, u64 now)
 {
-	s->cwnd = sat_add32(s->cwnd, div64_u64(s->inc_acc, max_t(u32, s->cwnd, 1)));
-	if ((s32)(a->now_us - s->last_adjust) >= (s32)c->nrtt_us) {
-		if (a->cwnd_limited || !c->cwnd_limited_only)
-			s->cwnd = sat_add32(s->cwnd, c->eta);
-		s->last_adjust = a->now_us;
-	}
-	s->inc_acc = 0;
-	s->received = 0;
+	if (nscc_age(now, st->last_dec) > c->base_ns)
+		st->last_dec = (u32)now - c->base_ns - 1;
 }
 
-void nscc_on_ack(struct nscc_state *s, const struct nscc_cfg *c,
-		 const struct nscc_ack *a, struct nscc_out *o)
+/* The four quadrants [N 2, H updateCwndOnAck_NSCC]. */
+static void nscc_quadrant(struct nscc_state *st, const struct nscc_cfg *c,
+			  u64 now, u32 b, u32 delay, bool mark, bool grow,
+			  struct nscc_out *o)
 {
-	u32 b = a->acked_bytes, delay, raw = 0;
-	bool valid = a->rtt_valid, mark, grow;
-
-	*o = (struct nscc_out){ 0 };
-	/* byte counters [H processAck]: fulfill, QA, post-QA filter */
-	s->received = sat_add32(s->received, b);
-	s->achieved = sat_add32(s->achieved, b);
-	s->ignore_left = sat_sub32(s->ignore_left, b);
-
-	/* queueing delay (2.2): RTT above the base RTT (min-tracked) */
-	if (valid)
-		raw = sat_sub32(a->rtt_us, c->base_us);
-
-	/*
-	 * Decision delay.  NSCC: the raw sample, or the EWMA when there is
-	 * none.  MNSCC: the median of the last H samples ([M] III-B, A1),
-	 * H = max(min(W/2, 4), 1) from cwnd; with no new sample, the median
-	 * of the window still held; with an empty window, the EWMA (2.7).
-	 */
-	if (c->hmax) {
-		u16 h = nscc_median_h(c, s->cwnd);
-
-		if (valid)
-			dcc_med4_push(&s->med, raw, h);
-		if (!s->med.w.n)
-			delay = nscc_avg_us(s);
-		else if (c->median_lower)	/* nearest rank: n=4 -> 2nd */
-			delay = dcc_medwin_percentile(&s->med.w, s->med.buf, 50);
-		else
-			delay = dcc_medwin_median(&s->med.w, s->med.buf);
-	} else {
-		delay = valid ? raw : nscc_avg_us(s);
-	}
-
-	/*
-	 * "skip" is the ECN echo.  A delay at or above mark_us counts as a
-	 * mark too: without ECN negotiated (mark_us = noecn_mark_pct of
-	 * target) NSCC would otherwise have no decrease at all, and with ECN
-	 * on a path that never marks (backstop) it would grow until loss
-	 * (spec 6.3 / A13 fallback; see tcp_nscc.c).  The ECN bit itself is
-	 * never median-filtered (A1); the delay-derived mark uses the
-	 * decision delay, so MNSCC's is filtered.
-	 */
-	mark = a->ce || (c->mark_us && (valid || c->hmax) && delay >= c->mark_us);
-	o->mark = mark;
-	o->delay_us = delay;
-	o->raw_us = raw;
-
-	if (valid)
-		nscc_update_delay(s, c, c->median_ewma ? delay : raw, mark);
-
-	/* a loss is a NACK of lost bytes [H updateCwndOnNack_NSCC], 4.6 */
-	if (a->lost_bytes) {
-		u32 i, n = min_t(u32, max_t(u32, a->lost_pkts, 1), NSCC_LOSS_EWMA_MAX);
-
-		s->ignore_left = sat_sub32(s->ignore_left, a->lost_bytes);
-		for (i = 0; i < n; i++)
-			nscc_update_delay(s, c, c->nrtt_us, true);
-		s->flags |= NSCC_S_TRIGGER_QA;
-		if (nscc_quick_adapt(s, c, a, true, true, 0, o))
-			goto out;
-		s->cwnd = max(sat_sub32(s->cwnd, a->lost_bytes), c->min_cwnd);
-		o->quadrant = NSCC_Q_LOSS;
-	}
-
-	if (nscc_quick_adapt(s, c, a, false, mark, delay, o))
-		goto out;
-
-	/* the four quadrants [N 2, H updateCwndOnAck_NSCC] */
-	grow = a->cwnd_limited || !c->cwnd_limited_only;	/* A15 */
-	if (!mark && delay >= c->target_us) {
+	if (!mark && delay >= c->target_ns) {
 		o->quadrant = NSCC_Q_FAIR;
 		if (grow)	/* fi (< 2^44) * b (< 2^32): 128-bit product */
-			s->inc_acc = dcc_sat_add_u64(s->inc_acc, mul_shr_sat(c->fi, b, 0));
+			st->inc_acc = dcc_sat_add_u64(st->inc_acc, mul_shr_sat(c->fi, b, 0));
 	} else if (!mark) {
 		o->quadrant = NSCC_Q_PROP;
-		if (grow && !nscc_fast_increase(s, c, b, delay)) {
-			/* alpha (< 2^44) * dd (< 2^20) * b (< 2^32) >> 24 */
-			dcc_u128 cr = (dcc_u128)c->alpha_q24 * (c->target_us - delay) * b;
-
-			cr >>= 24;
-			s->inc_acc = dcc_sat_add_u64(s->inc_acc,
-						     cr > U64_MAX ? U64_MAX : (u64)cr);
-		}
-	} else if (delay >= c->target_us) {
+		if (grow && !nscc_fast_increase(st, c, b, delay))
+			nscc_prop_credit(st, c, b, delay);
+	} else if (delay >= c->target_ns) {
 		o->quadrant = NSCC_Q_MD;
-		nscc_md(s, c, a->now_us, o);
+		nscc_md(st, c, now, o);
 	} else {
 		/* steer only: the load balancer's business, cwnd unchanged */
 		o->quadrant = NSCC_Q_STEER;
 	}
-	nscc_clamp(s, c);
+}
 
-	if (s->received > c->fulfill_bytes ||
-	    (s32)(a->now_us - s->last_adjust) > (s32)c->nrtt_us) {
-		nscc_fulfill(s, c, a);
-		o->fulfill = true;
+/*
+ * Apply the batched credit every fulfill_bytes or network RTT, and eta
+ * once per network RTT [N 3c, H].
+ */
+static bool nscc_fulfill(struct nscc_state *st, const struct nscc_cfg *c,
+			 u64 now, bool grow)
+{
+	u32 age = nscc_age(now, st->last_adjust);
+
+	if (st->received <= c->fulfill_bytes && age <= c->nrtt_ns)
+		return false;
+	st->cwnd = sat_add32(st->cwnd, div64_u64(st->inc_acc, max_t(u32, st->cwnd, 1)));
+	if (age >= c->nrtt_ns) {
+		if (grow)
+			st->cwnd = sat_add32(st->cwnd, c->eta);
+		st->last_adjust = (u32)now;
 	}
+	st->inc_acc = 0;
+	st->received = 0;
+	return true;
+}
+
+void nscc_decide(const struct nscc_state *st, const struct nscc_cfg *c,
+		 u64 srtt_ns, struct dcc_decision *d)
+{
+	u64 srtt = srtt_ns ? srtt_ns : c->base_ns;
+
+	/* cwnd (< 2^32) * gain (<= 1000) * 1e9: 128-bit product */
+	d->rate_bytes_ps = dcc_mul_div((u64)st->cwnd * c->pacing_gain_pct,
+				       DCC_NSEC_PER_SEC, srtt * 100);
+	d->cwnd_bytes = st->cwnd;
+	d->flags = 0;
+}
+
+void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
+		 const struct dcc_sample *s, u64 srtt_ns, u32 inflight_pkts,
+		 bool cwnd_limited, bool in_loss, struct dcc_decision *d,
+		 struct nscc_out *o)
+{
+	u64 now = s->rx_ns;
+	u32 mss = max_t(u32, s->mss, 1);
+	u32 b = s->acked_bytes, delay, raw = 0;
+	u32 inflight = clamp_u64_u32((u64)inflight_pkts * mss);
+	bool valid = !s->why, mark;
+	/* A15: increase only while cwnd-limited */
+	bool grow = cwnd_limited || !c->cwnd_limited_only;
+
+	*o = (struct nscc_out){ 0 };
+	nscc_count_bytes(st, b);
+	nscc_age_md(st, c, now);
+	if (valid)	/* queueing delay: RTT above the base RTT */
+		raw = sat_sub32(s->rtt_ns, c->base_ns);
+	delay = nscc_decision_delay(st, c, valid, raw);
+	mark = nscc_is_mark(c, s->ce, valid, delay);
+	o->mark = mark;
+	o->delay_ns = delay;
+	o->raw_ns = raw;
+	if (valid)
+		nscc_update_delay(st, c, c->median_ewma ? delay : raw, mark);
+
+	if (s->losses &&
+	    nscc_on_loss(st, c, now, s->losses,
+			 clamp_u64_u32((u64)s->losses * mss), inflight, o))
+		goto out;
+	if (nscc_quick_adapt(st, c, now, inflight, false, mark, delay, o))
+		goto out;
+	nscc_quadrant(st, c, now, b, delay, mark, grow, o);
+	nscc_clamp(st, c);
+	o->fulfill = nscc_fulfill(st, c, now, grow);
 out:
-	nscc_clamp(s, c);
-	s->quadrant = o->quadrant;
+	nscc_clamp(st, c);
+	st->quadrant = o->quadrant;
+	nscc_decide(st, c, srtt_ns, d);
+	/* after an RTO, packet conservation until recovery ends (A14) */
+	if (in_loss)
+		d->cwnd_bytes = min_t(u64, d->cwnd_bytes,
+				      ((u64)inflight_pkts + max_t(u32, s->acked, 1)) * mss);
 }
 
-void nscc_on_rto(struct nscc_state *s, const struct nscc_cfg *c, u32 mss)
+void nscc_on_rto(struct nscc_state *st, const struct nscc_cfg *c, u32 mss)
 {
-	s->cwnd = max(sat_sub32(s->cwnd, mss), c->min_cwnd);
+	st->cwnd = max(sat_sub32(st->cwnd, mss), c->min_cwnd);
 }
 
-void nscc_on_idle_restart(struct nscc_state *s, u32 now_us)
+void nscc_on_idle_restart(struct nscc_state *st, u64 now_ns)
 {
-	s->flags &= ~(NSCC_S_QA_ARMED | NSCC_S_TRIGGER_QA | NSCC_S_INCREASE);
-	s->fi_count = 0;
-	s->inc_acc = 0;
-	s->received = 0;
-	s->last_adjust = now_us;
-	dcc_med4_init(&s->med);
+	st->flags &= ~(NSCC_S_QA_ARMED | NSCC_S_TRIGGER_QA | NSCC_S_INCREASE);
+	st->fi_count = 0;
+	st->inc_acc = 0;
+	st->received = 0;
+	st->last_adjust = (u32)now_ns;
+	dcc_med4_init(&st->med);
 }

@@ -5,7 +5,9 @@
  * reset (QA), was ignored after a QA, or landed in the steer-only quadrant.
  * Proportional/fair increase ACKs only accumulate credit and are reported
  * by the fulfill that applies it.  tools/bpftrace/nscc.bt prints it live.
- * Units: us, bytes; quadrant = enum nscc_quadrant (include/dcc/nscc.h);
+ * Units: us (the law's ns values / 1000, rounded down: delay_us, raw_us,
+ * avg_us, target_us), bytes (cwnd), packets (snd_cwnd), bytes/s (pacing);
+ * quadrant = enum nscc_quadrant (include/dcc/nscc.h);
  * flags: NSCC_TF_* below (the bpf tracepoint ABI allows 12 arguments).
  */
 #undef TRACE_SYSTEM

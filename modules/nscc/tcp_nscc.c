@@ -71,9 +71,13 @@
  * Every paper constant is a validated module parameter.  A write publishes
  * a new immutable snapshot (RCU + refcount); each socket takes a reference
  * to the snapshot current at its init, so a running flow never sees its
- * parameters change (8 bytes per socket instead of a copy).  That
- * reference is what init acquires and release gives back (dcc.h:
- * lifecycle; hooks before init leave the state alone).
+ * parameters change.  The law's configuration (nscc_cfg: ns durations,
+ * fixed-point gains) is resolved from that snapshot once at init, into a
+ * small per-socket allocation next to the reference (struct nscc_conf),
+ * and again only when an input changes (base RTT, MSS, ECN); the per-ACK
+ * path is dcc_sample_get(), that check, nscc_on_ack() and dcc_apply().
+ * The allocation and the reference are what init acquires and release
+ * gives back (dcc.h: lifecycle; hooks before init leave the state alone).
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -261,9 +265,28 @@ nscc_param(pacing_gain_pct, 100, 1000, "pacing rate = this % of cwnd / srtt");
 #define NSCC_G_MNSCC	0x01	/* this socket runs mnscc */
 #define NSCC_G_CE	0x02	/* receiver: CE state of the current run */
 
+/*
+ * The socket's resolved configuration, and what it was resolved from.
+ * Too large for icsk_ca_priv, so init allocates it (GFP_NOWAIT: init may
+ * run in softirq on a passive open) and release frees it.  It is resolved
+ * at init and again only when the base RTT, the MSS or ECN change (ECN is
+ * not known yet when init runs in SYN_SENT).
+ */
+struct nscc_conf {
+	struct nscc_snap *snap;		/* parameters at init (reference) */
+	struct nscc_cfg c;
+	u32 base_us;			/* inputs c was resolved from */
+	u32 mss;
+	bool ecn;
+};
+
 struct nscc {
 	struct nscc_state st;		/* the law's state (88 B) */
-	struct nscc_snap *snap;		/* parameters at init (reference) */
+	/*
+	 * NULL if init's allocation failed: the socket then resolves the
+	 * current parameters on the stack per ACK (slower, same law)
+	 */
+	struct nscc_conf *conf;
 	u32 prev_delivered_ce;		/* tp->delivered_ce at the last ACK */
 	u32 prior_rcv_nxt;		/* receiver: precise ECN echo */
 };
@@ -276,48 +299,74 @@ static bool nscc_ecn_ok(const struct sock *sk)
 	return tcp_sk(sk)->ecn_flags & TCP_ECN_OK;
 }
 
-/* The law's inputs for this socket and this ACK (its base RTT may fall). */
-static void nscc_cfg(const struct sock *sk, const struct nscc *ca,
-		     struct nscc_cfg *c)
+/*
+ * The law's configuration for this socket: its resolved one, re-resolved
+ * if an input changed; without one (allocation failed), the current
+ * parameters resolved into @tmp.
+ */
+static const struct nscc_cfg *nscc_cfg(const struct sock *sk, struct nscc *ca,
+				       struct nscc_cfg *tmp)
 {
-	nscc_resolve(&ca->snap->p, dcc_base_rtt_us(sk, 0),
-		     max_t(u32, tcp_sk(sk)->mss_cache, 1), nscc_ecn_ok(sk),
-		     ca->st.glue & NSCC_G_MNSCC, c);
+	struct nscc_conf *k = ca->conf;
+	u32 base_us = dcc_base_rtt_us(sk, 0);
+	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
+	bool ecn = nscc_ecn_ok(sk), mnscc = ca->st.glue & NSCC_G_MNSCC;
+	struct nscc_snap *snap;
+
+	if (likely(k)) {
+		if (unlikely(k->base_us != base_us || k->mss != mss || k->ecn != ecn)) {
+			nscc_resolve(&k->snap->p, dcc_us_to_ns(base_us), mss, ecn,
+				     mnscc, &k->c);
+			k->base_us = base_us;
+			k->mss = mss;
+			k->ecn = ecn;
+		}
+		return &k->c;
+	}
+	rcu_read_lock();
+	snap = rcu_dereference(nscc_cur);
+	nscc_resolve(snap ? &snap->p : &nscc_snap_fallback.p,
+		     dcc_us_to_ns(base_us), mss, ecn, mnscc, tmp);
+	rcu_read_unlock();
+	return tmp;
 }
 
-/* snd_cwnd from the byte window; pacing = gain * cwnd / srtt. */
-static void nscc_apply(struct sock *sk, const struct nscc *ca,
-		       const struct nscc_cfg *c, u32 acked)
+/* The kernel's smoothed RTT in ns (tp->srtt_us is us << 3); 0 if none. */
+static u64 nscc_srtt_ns(const struct tcp_sock *tp)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 srtt = tp->srtt_us ? tp->srtt_us >> 3 : c->base_us;
-	u64 cwnd = ca->st.cwnd, rate;
+	return (u64)tp->srtt_us * NSEC_PER_USEC >> 3;
+}
 
-	/* cwnd < 2^32, gain <= 1000, 1e6: the 128-bit product is exact */
-	rate = dcc_mul_div(cwnd * ca->snap->p.pacing_gain_pct, USEC_PER_SEC,
-			   (u64)max_t(u32, srtt, 1) * 100);
-	/* after an RTO, packet conservation until recovery ends (A14) */
-	if (inet_csk(sk)->icsk_ca_state == TCP_CA_Loss)
-		cwnd = min_t(u64, cwnd, (u64)(tcp_packets_in_flight(tp) +
-				  max_t(u32, acked, 1)) * tp->mss_cache);
-	dcc_apply(sk, rate, cwnd);
+static void nscc_conf_free(struct nscc *ca)
+{
+	if (ca->conf) {
+		nscc_snap_put(ca->conf->snap);
+		kfree(ca->conf);
+		ca->conf = NULL;
+	}
 }
 
 static void nscc_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct nscc *ca = inet_csk_ca(sk);
-	struct nscc_cfg c;
 	bool mnscc = inet_csk(sk)->icsk_ca_ops == &tcp_mnscc;
+	const struct nscc_cfg *c;
+	struct dcc_decision d;
+	struct nscc_cfg tmp;
 
 	BUILD_BUG_ON(sizeof(struct nscc) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(sizeof(struct nscc) > 104);
 
-	if (ca->snap)		/* re-init without release: keep no stale ref */
-		nscc_snap_put(ca->snap);
-	ca->snap = nscc_snap_get();
+	nscc_conf_free(ca);	/* re-init without release: keep no stale ref */
+	ca->conf = kmalloc(sizeof(*ca->conf), GFP_NOWAIT | __GFP_NOWARN);
+	if (ca->conf) {
+		ca->conf->snap = nscc_snap_get();
+		ca->conf->mss = 0;	/* resolved by the first nscc_cfg() */
+	}
 	ca->st.glue = mnscc ? NSCC_G_MNSCC : 0;
-	nscc_cfg(sk, ca, &c);
-	nscc_state_init(&ca->st, &c, (u32)tp->tcp_mstamp);
+	c = nscc_cfg(sk, ca, &tmp);
+	nscc_state_init(&ca->st, c, tp->tcp_clock_cache);
 	ca->st.glue = mnscc ? NSCC_G_MNSCC : 0;
 	ca->prev_delivered_ce = tp->delivered_ce;
 	dcc_ecn_echo_init(sk, &ca->prior_rcv_nxt);
@@ -328,19 +377,18 @@ static void nscc_init(struct sock *sk)
 
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
 	dcc_pacing_init(sk);
-	nscc_apply(sk, ca, &c, 0);
+	nscc_decide(&ca->st, c, nscc_srtt_ns(tp), &d);
+	dcc_apply(sk, d.rate_bytes_ps, d.cwnd_bytes);
 }
 
 static void nscc_release(struct sock *sk)
 {
-	struct nscc *ca = inet_csk_ca(sk);
-
-	nscc_snap_put(ca->snap);	/* NULL if init never ran */
-	ca->snap = NULL;
+	nscc_conf_free(inet_csk_ca(sk));	/* NULL if init never ran */
 }
 
+/* Tracepoint fields stay in us (nscc_trace.h); the law's times are ns. */
 static void nscc_trace(struct sock *sk, const struct nscc *ca,
-		       const struct nscc_cfg *c, const struct nscc_ack *a,
+		       const struct nscc_cfg *c, const struct dcc_sample *s,
 		       const struct nscc_out *o)
 {
 	u8 f;
@@ -349,12 +397,14 @@ static void nscc_trace(struct sock *sk, const struct nscc *ca,
 		return;
 	if (!(o->md || o->qa || o->fulfill || o->quadrant >= NSCC_Q_STEER))
 		return;
-	f = (o->mark ? NSCC_TF_MARK : 0) | (a->ce ? NSCC_TF_CE : 0) |
+	f = (o->mark ? NSCC_TF_MARK : 0) | (s->ce ? NSCC_TF_CE : 0) |
 	    (o->md ? NSCC_TF_MD : 0) | (o->qa ? NSCC_TF_QA : 0) |
 	    (o->fulfill ? NSCC_TF_FULFILL : 0) |
 	    (ca->st.glue & NSCC_G_MNSCC ? NSCC_TF_MNSCC : 0);
-	trace_nscc_ack(sk, f, o->quadrant, o->delay_us, o->raw_us,
-		       nscc_avg_us(&ca->st), c->target_us, ca->st.cwnd,
+	trace_nscc_ack(sk, f, o->quadrant, o->delay_ns / NSEC_PER_USEC,
+		       o->raw_ns / NSEC_PER_USEC,
+		       nscc_avg_ns(&ca->st) / NSEC_PER_USEC,
+		       c->target_ns / NSEC_PER_USEC, ca->st.cwnd,
 		       tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
 }
 
@@ -362,41 +412,34 @@ static void nscc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct nscc *ca = inet_csk_ca(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
+	const struct nscc_cfg *c;
+	struct dcc_decision d;
 	struct dcc_sample s;
-	struct nscc_cfg c;
-	struct nscc_ack a;
+	struct nscc_cfg tmp;
 	struct nscc_out o;
-	bool valid;
 
-	if (unlikely(!(ca->st.flags & NSCC_S_INITED) || !ca->snap))
+	if (unlikely(!(ca->st.flags & NSCC_S_INITED)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 
-	valid = dcc_sample_get(sk, rs, &s, 0);
-	nscc_cfg(sk, ca, &c);
-	a = (struct nscc_ack){
-		.now_us = (u32)tp->tcp_mstamp,
-		.acked_bytes = s.acked_bytes,
-		.rtt_us = s.rtt_us,
-		.rtt_valid = valid,
-		/* this ACK delivered CE-echoed packets (DCTCP's per-ACK bit) */
-		.ce = tp->delivered_ce != ca->prev_delivered_ce,
-		.inflight_bytes = (u32)min_t(u64, (u64)tcp_packets_in_flight(tp) * mss,
-					     U32_MAX),
-		.lost_bytes = (u32)min_t(u64, (u64)s.losses * mss, U32_MAX),
-		.lost_pkts = s.losses,
-		.cwnd_limited = tcp_is_cwnd_limited(sk),
-	};
+	dcc_sample_get(sk, rs, &s, 0);
+	/*
+	 * rs->delivered_ce (s.ce) counts CE over the rate sample's interval
+	 * (an RTT); NSCC's ECN bit is this ACK's: DCTCP's per-ACK delta.
+	 */
+	s.ce = tp->delivered_ce - ca->prev_delivered_ce;
 	ca->prev_delivered_ce = tp->delivered_ce;
-	nscc_on_ack(&ca->st, &c, &a, &o);
-	nscc_apply(sk, ca, &c, s.acked);
-	nscc_trace(sk, ca, &c, &a, &o);
+	c = nscc_cfg(sk, ca, &tmp);
+	nscc_on_ack(&ca->st, c, &s, nscc_srtt_ns(tp), tcp_packets_in_flight(tp),
+		    tcp_is_cwnd_limited(sk),
+		    inet_csk(sk)->icsk_ca_state == TCP_CA_Loss, &d, &o);
+	dcc_apply(sk, d.rate_bytes_ps, d.cwnd_bytes);
+	nscc_trace(sk, ca, c, &s, &o);
 }
 
 static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct nscc *ca = inet_csk_ca(sk);
-	struct nscc_cfg c;
+	struct nscc_cfg tmp;
 	bool ce;
 
 	switch (ev) {
@@ -412,10 +455,9 @@ static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		 * RTO: one packet less [H] (the core set cwnd to inflight + 1;
 		 * nscc_apply conserves packets while in Loss)
 		 */
-		if (ca->snap) {
-			nscc_cfg(sk, ca, &c);
-			nscc_on_rto(&ca->st, &c, max_t(u32, tcp_sk(sk)->mss_cache, 1));
-		}
+		if (ca->st.flags & NSCC_S_INITED)
+			nscc_on_rto(&ca->st, nscc_cfg(sk, ca, &tmp),
+				    max_t(u32, tcp_sk(sk)->mss_cache, 1));
 		break;
 	case CA_EVENT_TX_START:
 		/*
@@ -424,8 +466,9 @@ static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		 * gap of more than a base RTT since the last delivery is an
 		 * idle restart: then no QA decision and no eta may span it.
 		 */
-		if (ca->snap && dcc_tx_start_after_idle(sk, dcc_base_rtt_us(sk, 0)))
-			nscc_on_idle_restart(&ca->st, (u32)tcp_sk(sk)->tcp_mstamp);
+		if ((ca->st.flags & NSCC_S_INITED) &&
+		    dcc_tx_start_after_idle(sk, dcc_base_rtt_us(sk, 0)))
+			nscc_on_idle_restart(&ca->st, tcp_sk(sk)->tcp_clock_cache);
 		break;
 	default:
 		break;
@@ -444,7 +487,7 @@ static u32 nscc_undo_cwnd(struct sock *sk)
 	struct nscc *ca = inet_csk_ca(sk);
 	u64 prior = (u64)tp->prior_cwnd * max_t(u32, tp->mss_cache, 1);
 
-	if (!ca->snap)			/* before init: nothing to undo */
+	if (!(ca->st.flags & NSCC_S_INITED))	/* before init: nothing to undo */
 		return tcp_snd_cwnd(tp);
 	/* a spurious recovery (DSACK, timestamps): give back the loss cut */
 	if (prior > ca->st.cwnd)
@@ -476,7 +519,7 @@ static size_t nscc_get_info(struct sock *sk, u32 ext, int *attr,
 	info->dctcp.dctcp_enabled = nscc_ecn_ok(sk);
 	/* ss may read while an ACK updates: each per-ACK field once */
 	info->dctcp.dctcp_ce_state = READ_ONCE(ca->st.quadrant);
-	info->dctcp.dctcp_alpha = READ_ONCE(ca->st.avg_q8) >> 8;
+	info->dctcp.dctcp_alpha = READ_ONCE(ca->st.avg_ns) / NSEC_PER_USEC;
 	info->dctcp.dctcp_ab_ecn = tp->delivered_ce;
 	info->dctcp.dctcp_ab_tot = tp->delivered;
 	*attr = INET_DIAG_DCTCPINFO;

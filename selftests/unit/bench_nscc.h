@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * NSCC's per-ACK benchmark body (bench.h), shared by bench_nscc.c and
- * bench_mnscc.c as the two CCs share tcp_nscc's glue: every ACK resolves
- * the law's inputs from the parameter snapshot and the flow's base RTT
- * (nscc_resolve: the glue calls it once per ACK so that a falling base
- * RTT takes effect at once) and runs the per-ACK law (nscc_on_ack).  Not
- * counted: the glue's pacing rate (one dcc_mul_div in nscc_apply) and the
+ * bench_mnscc.c as the two CCs share tcp_nscc's glue: every ACK is a
+ * struct dcc_sample in ns, fed to the one per-ACK entry point nscc_on_ack()
+ * (the law, and the pacing rate and window it returns).  The configuration
+ * is resolved once, in setup, as the glue does at socket init (and again
+ * only when the base RTT, MSS or ECN change, which this load never does).
+ * Not counted: dcc_sample_get(), the glue's input-change check and the
  * kernel writes.
  * Parameters: the module defaults except nic_mbps = 100 (the load's link,
  * so maxwnd and the gains are those of a 100 Mbit/s flow; the default is
@@ -33,45 +34,45 @@
 #define GAP_US 116
 #define BASE_US 10000
 
-static struct nscc_params par;
+static struct nscc_cfg cfg;
 static struct nscc_state st;
 static u64 cwnd_sum;
 static uint64_t seed = 42;
 
 void bench_setup(void)
 {
-	struct nscc_cfg c;
+	struct nscc_params par = nscc_params_default;
 
-	par = nscc_params_default;
 	par.nic_mbps = 100;
 	par.target_pct = 40;
-	nscc_resolve(&par, BASE_US, MSS, false, BENCH_NSCC_MEDIAN, &c);
-	nscc_state_init(&st, &c, 0);
+	nscc_resolve(&par, dcc_us_to_ns(BASE_US), MSS, false, BENCH_NSCC_MEDIAN, &cfg);
+	nscc_state_init(&st, &cfg, 0);
 }
 
 void __attribute__((noinline)) bench_ack(uint32_t i)
 {
 	u64 t = (u64)i * GAP_US;
 	u32 q = bench_queue_us(t);	/* queue ramps 0..8 ms and back */
-	struct nscc_ack a = {
-		.now_us = (u32)t,
+	u32 rtt_ns = (u32)dcc_us_to_ns(BASE_US + q + (u32)(bench_rand(&seed) % 400));
+	struct dcc_sample s = {
+		.rx_ns = dcc_us_to_ns((u32)t),
+		.tx_ns = dcc_us_to_ns((u32)t) - rtt_ns,
+		.rtt_ns = rtt_ns,
+		.acked = 1,
 		.acked_bytes = MSS,
-		.rtt_us = BASE_US + q + (u32)(bench_rand(&seed) % 400),
-		.inflight_bytes = st.cwnd,
-		.rtt_valid = true,
-		.cwnd_limited = true,
+		.mss = MSS,
 	};
-	struct nscc_cfg c;
+	struct dcc_decision d;
 	struct nscc_out o;
 
-	nscc_resolve(&par, BASE_US, MSS, false, BENCH_NSCC_MEDIAN, &c);
-	nscc_on_ack(&st, &c, &a, &o);
-	cwnd_sum += st.cwnd;
+	nscc_on_ack(&st, &cfg, &s, dcc_us_to_ns(BASE_US), st.cwnd / MSS, true, false,
+		    &d, &o);
+	cwnd_sum += d.cwnd_bytes;
 }
 
 uint64_t bench_result(void)
 {
-	return cwnd_sum ^ st.cwnd ^ st.avg_q8;
+	return cwnd_sum ^ st.cwnd ^ st.avg_ns;
 }
 
 #endif /* _DCC_BENCH_NSCC_H */

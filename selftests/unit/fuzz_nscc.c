@@ -1,27 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target of the NSCC / MNSCC control law
- * (modules/nscc/nscc_law.c) as tcp_nscc.c drives it: nscc_resolve() on
- * every ACK from the parameter snapshot and the flow's current base RTT,
- * then nscc_on_ack(); nscc_on_rto() and nscc_on_idle_restart() on the
- * matching events.  MNSCC's median window (dcc_med4) is part of the law.
+ * (modules/nscc/nscc_law.c) as tcp_nscc.c drives it: nscc_resolve() at
+ * init and again whenever one of its inputs changes (the base RTT, which
+ * may fall with a sample or rise when the windowed minimum expires), then
+ * nscc_on_ack() with a struct dcc_sample in nanoseconds; nscc_on_rto() and
+ * nscc_on_idle_restart() on the matching events.  MNSCC's median window
+ * (dcc_med4) is part of the law.
  *
  * The input decodes into one snapshot of the module parameters, each
  * inside its range, the variant (nscc or mnscc), ECN negotiated or not and
- * the MSS, and a stream of events: ACKs with RTTs of 1 us .. 1 s (or no
- * valid sample), any acked bytes, inflight, CE echo, losses and
- * cwnd-limited flag; RTOs, spurious-recovery undo, idle restarts, and
- * expiry of the windowed minimum RTT (the base RTT may rise, so maxwnd
- * and the gains move under the state).
+ * the MSS, a start time anywhere in the u64 ns clock (so its low 32 bits
+ * wrap, every 4.29 s), and a stream of events: ACKs with RTTs of 1 us ..
+ * 1 s plus sub-microsecond jitter (or no valid sample), gaps between ACKs
+ * of 0 .. 5 s (beyond the 32-bit ns wrap), any acked packets, inflight,
+ * CE echo, losses, cwnd-limited and CA_Loss; RTOs, spurious-recovery undo,
+ * idle restarts, and expiry of the windowed minimum RTT (the base RTT may
+ * rise, so maxwnd and the gains move under the state).  Rates 1 Mbit/s ..
+ * 800 Gbit/s come from nic_mbps.
  *
  * Checked after every call into the law (abort on failure): the resolved
- * cfg is consistent (min_cwnd <= init_cwnd <= maxwnd, target >= 1, EWMA
- * gain >= 1, H <= 4); cwnd in [min_cwnd, maxwnd] after an ACK and
- * >= min_cwnd after an RTO; the filtered delay <= 2^28 (Q8, nscc.h); the
- * MNSCC window holds at most H <= 4 samples and the decision delay lies
- * inside it; the decision (quadrant, raw delay, mark, MD, QA) is
- * consistent; the pacing rate the glue computes is exact.  UBSan and ASan
- * catch overflow, division by zero and stray accesses.
+ * cfg is consistent (min_cwnd <= init_cwnd <= maxwnd, durations in
+ * [1 us, 1 s], EWMA gain >= 1, H <= 4); cwnd in [min_cwnd, maxwnd] after
+ * an ACK and >= min_cwnd after an RTO; the filtered delay never exceeds
+ * the largest delay fed to it; the MNSCC window holds at most H <= 4
+ * samples and the decision delay lies inside it; the decision (quadrant,
+ * raw delay, mark, MD, QA) is consistent; the returned pacing rate and
+ * window are exact (128-bit reference, packet conservation in CA_Loss).
+ * UBSan and ASan catch overflow, division by zero and stray accesses.
  */
 #include <string.h>
 
@@ -32,13 +38,16 @@
 
 struct sock_model {
 	struct nscc_state st;
+	struct nscc_cfg c;	/* resolved for min_rtt_us */
 	struct nscc_params p;
-	bool mnscc, ecn, in_loss;
+	bool mnscc, ecn;
 	u32 mss;
-	u32 srtt_us;		/* tp->srtt_us >> 3, 0 before any sample */
+	u32 cfg_base_us;	/* the base RTT c was resolved for */
+	u64 srtt_ns;		/* the kernel's srtt, 0 before any sample */
 	u32 min_rtt_us;		/* tcp_min_rtt(), 0 before any sample */
+	u32 max_delay_ns;	/* largest delay the EWMA may have been fed */
 	u32 prior_cwnd;		/* tp->prior_cwnd, packets */
-	u64 now_us;
+	u64 now_ns;
 };
 
 static void read_params(struct fz *in, struct nscc_params *p)
@@ -69,10 +78,17 @@ static void read_params(struct fz *in, struct nscc_params *p)
 	p->pacing_gain_pct = (u32)fz_span(in, 100, 1000);
 }
 
-/* nscc_cfg() of the glue: the snapshot and this flow's base RTT now */
-static void nscc_cfg(const struct sock_model *ca, struct nscc_cfg *c)
+/* nscc_cfg() of the glue: resolved again only when the base RTT moved */
+static const struct nscc_cfg *nscc_cfg(struct sock_model *ca)
 {
-	nscc_resolve(&ca->p, ca->min_rtt_us, ca->mss, ca->ecn, ca->mnscc, c);
+	if (ca->cfg_base_us != ca->min_rtt_us || !ca->c.mss) {
+		nscc_resolve(&ca->p, dcc_us_to_ns(ca->min_rtt_us), ca->mss,
+			     ca->ecn, ca->mnscc, &ca->c);
+		ca->cfg_base_us = ca->min_rtt_us;
+		/* the EWMA may be fed a network RTT (loss) or base / 4 */
+		ca->max_delay_ns = max(max(ca->max_delay_ns, ca->c.nrtt_ns), ca->c.base_ns);
+	}
+	return &ca->c;
 }
 
 /* ---- the checks -------------------------------------------------------- */
@@ -83,9 +99,13 @@ static void check_cfg(const struct sock_model *ca, const struct nscc_cfg *c)
 		    "min %u init %u max %u", c->min_cwnd, c->init_cwnd, c->maxwnd);
 	FUZZ_ASSERT(c->min_cwnd == 2 * ca->mss, "min_cwnd %u, MSS %u",
 		    c->min_cwnd, ca->mss);
-	FUZZ_ASSERT(c->target_us >= 1 && c->ewma_q16 >= 1 && c->base_us >= 1 &&
-		    c->nrtt_us >= 1, "target %u ewma %u base %u nrtt %u",
-		    c->target_us, c->ewma_q16, c->base_us, c->nrtt_us);
+	FUZZ_ASSERT(c->ewma_q16 >= 1, "ewma %u", c->ewma_q16);
+	FUZZ_ASSERT(c->target_ns >= 1000 && c->target_ns <= DCC_SAMPLE_RTT_MAX_NS &&
+		    c->base_ns >= 1000 && c->base_ns <= DCC_SAMPLE_RTT_MAX_NS &&
+		    c->nrtt_ns >= 1000 && c->nrtt_ns <= DCC_SAMPLE_RTT_MAX_NS &&
+		    c->fi_thresh_ns >= 1000 && c->fi_thresh_ns <= DCC_SAMPLE_RTT_MAX_NS,
+		    "target %u base %u nrtt %u fi_thresh %u", c->target_ns,
+		    c->base_ns, c->nrtt_ns, c->fi_thresh_ns);
 	FUZZ_ASSERT(c->hmax <= NSCC_MED_HMAX && (!!c->hmax == ca->mnscc),
 		    "hmax %u", c->hmax);
 	FUZZ_ASSERT(c->qa_gate <= 16 && c->gamma_q16 <= 65536 &&
@@ -93,41 +113,46 @@ static void check_cfg(const struct sock_model *ca, const struct nscc_cfg *c)
 		    c->qa_gate, c->gamma_q16, c->floor_q16);
 }
 
-/* nscc_apply(): the pacing rate; the glue divides by srtt (or base RTT) */
-static void check_apply(const struct sock_model *ca, const struct nscc_cfg *c)
+/* the decision: pace at gain * cwnd / srtt (or base RTT), exact */
+static void check_decision(const struct sock_model *ca, const struct nscc_cfg *c,
+			   const struct dcc_decision *d)
 {
-	u32 srtt = ca->srtt_us ? ca->srtt_us : c->base_us;
-	u64 rate = dcc_mul_div((u64)ca->st.cwnd * ca->p.pacing_gain_pct,
-			       DCC_USEC_PER_SEC, (u64)max_t(u32, srtt, 1) * 100);
+	u64 srtt = ca->srtt_ns ? ca->srtt_ns : c->base_ns;
 	fz_u128 want = (fz_u128)ca->st.cwnd * ca->p.pacing_gain_pct *
-		       DCC_USEC_PER_SEC / ((u64)max_t(u32, srtt, 1) * 100);
+		       DCC_NSEC_PER_SEC / ((fz_u128)srtt * 100);
 
-	FUZZ_ASSERT(rate == (u64)want && want <= U64_MAX, "pacing %llu",
-		    (unsigned long long)rate);
+	FUZZ_ASSERT(want <= U64_MAX && d->rate_bytes_ps == (u64)want,
+		    "pacing %llu", (unsigned long long)d->rate_bytes_ps);
 }
 
 static void check_state(const struct sock_model *ca, const struct nscc_cfg *c)
 {
 	const struct nscc_state *s = &ca->st;
 
-	FUZZ_ASSERT(s->avg_q8 <= (1U << 28), "avg_q8 %u above 2^28", s->avg_q8);
+	FUZZ_ASSERT(s->avg_ns <= ca->max_delay_ns, "avg %u ns above every sample (%u)",
+		    s->avg_ns, ca->max_delay_ns);
 	FUZZ_ASSERT(s->quadrant <= NSCC_Q_LOSS, "quadrant %u", s->quadrant);
 	FUZZ_ASSERT(s->med.w.n <= c->hmax, "median window holds %u (H max %u)",
 		    s->med.w.n, c->hmax);
 	FUZZ_ASSERT(s->flags & NSCC_S_INITED, "flags %#x", s->flags);
-	check_apply(ca, c);
 }
 
 static void check_ack(const struct sock_model *ca, const struct nscc_cfg *c,
-		      const struct nscc_ack *a, const struct nscc_out *o)
+		      const struct dcc_sample *a, u32 inflight_pkts, bool in_loss,
+		      const struct dcc_decision *d, const struct nscc_out *o)
 {
 	const struct nscc_state *s = &ca->st;
-	u32 raw = a->rtt_valid && a->rtt_us > c->base_us ?
-		  a->rtt_us - c->base_us : 0;
+	u32 raw = !a->why && a->rtt_ns > c->base_ns ? a->rtt_ns - c->base_ns : 0;
+	u64 cwnd = s->cwnd;
 
 	FUZZ_ASSERT(s->cwnd >= c->min_cwnd && s->cwnd <= c->maxwnd,
 		    "cwnd %u outside [%u, %u]", s->cwnd, c->min_cwnd, c->maxwnd);
-	FUZZ_ASSERT(o->raw_us == raw, "raw %u want %u", o->raw_us, raw);
+	if (in_loss)
+		cwnd = min_t(u64, cwnd, ((u64)inflight_pkts + max_t(u32, a->acked, 1)) *
+				   a->mss);
+	FUZZ_ASSERT(d->cwnd_bytes == cwnd, "window %llu want %llu",
+		    (unsigned long long)d->cwnd_bytes, (unsigned long long)cwnd);
+	FUZZ_ASSERT(o->raw_ns == raw, "raw %u want %u", o->raw_ns, raw);
 	FUZZ_ASSERT(o->quadrant == s->quadrant, "quadrant %u, state %u",
 		    o->quadrant, s->quadrant);
 	FUZZ_ASSERT(!a->ce || o->mark, "CE echo not a mark");
@@ -139,12 +164,13 @@ static void check_ack(const struct sock_model *ca, const struct nscc_cfg *c,
 		u32 lo = dcc_medwin_percentile(&s->med.w, s->med.buf, 0);
 		u32 hi = dcc_medwin_percentile(&s->med.w, s->med.buf, 100);
 
-		FUZZ_ASSERT(o->delay_us >= lo && o->delay_us <= hi,
-			    "median %u outside [%u, %u]", o->delay_us, lo, hi);
+		FUZZ_ASSERT(o->delay_ns >= lo && o->delay_ns <= hi,
+			    "median %u outside [%u, %u]", o->delay_ns, lo, hi);
 	}
-	if (!c->hmax && a->rtt_valid)
-		FUZZ_ASSERT(o->delay_us == raw, "delay %u, raw %u", o->delay_us,
+	if (!c->hmax && !a->why)
+		FUZZ_ASSERT(o->delay_ns == raw, "delay %u, raw %u", o->delay_ns,
 			    raw);
+	check_decision(ca, c, d);
 	check_state(ca, c);
 }
 
@@ -153,37 +179,44 @@ static void check_ack(const struct sock_model *ca, const struct nscc_cfg *c,
 static void on_ack(struct sock_model *ca, struct fz *in)
 {
 	u8 f = (u8)fz_raw(in, 1);
-	u32 rtt = fz_rtt_us(in), pkts, losses = 0;
-	struct nscc_cfg c;
-	struct nscc_ack a;
+	/* 1 us .. 1 s, plus sub-microsecond jitter (ns clocks) */
+	u32 rtt_us = fz_rtt_us(in);
+	u32 rtt = (u32)min_t(u64, dcc_us_to_ns(rtt_us) + fz_raw(in, 2) % 1000,
+			     DCC_SAMPLE_RTT_MAX_NS);
+	u32 pkts, losses = 0, inflight;
+	const struct nscc_cfg *c;
+	struct dcc_decision d;
+	struct dcc_sample a;
 	struct nscc_out o;
-	bool valid = !(f & 1);
+	bool valid = !(f & 1), in_loss = (f & 128) && (f & 2);
 
-	ca->now_us += f & 2 ? fz_span(in, 0, 5000000) : fz_raw(in, 1);
+	/* gaps up to 5 s: the stamps' low 32 bits wrap every 4.29 s */
+	ca->now_ns += f & 2 ? fz_span(in, 0, 5000000000ULL) : fz_raw(in, 3);
 	pkts = f & 4 ? (u32)fz_span(in, 0, 1U << 16) : 1;
 	if (f & 8)
 		losses = (u32)fz_span(in, 1, 1U << 16);
 	if (valid) {	/* the kernel's RTT estimators see the sample first */
-		ca->srtt_us = ca->srtt_us ? (7 * ca->srtt_us + rtt) / 8 : rtt;
-		if (!ca->min_rtt_us || rtt < ca->min_rtt_us)
-			ca->min_rtt_us = rtt;
+		ca->srtt_ns = ca->srtt_ns ? (7 * ca->srtt_ns + rtt) / 8 : rtt;
+		if (!ca->min_rtt_us || rtt_us < ca->min_rtt_us)
+			ca->min_rtt_us = rtt_us;
+		ca->max_delay_ns = max(ca->max_delay_ns, rtt);
 	}
-	nscc_cfg(ca, &c);
-	check_cfg(ca, &c);
-	a = (struct nscc_ack){
-		.now_us = (u32)ca->now_us,
+	c = nscc_cfg(ca);
+	check_cfg(ca, c);
+	a = (struct dcc_sample){
+		.rx_ns = ca->now_ns,
+		.tx_ns = valid ? ca->now_ns - rtt : 0,
+		.rtt_ns = valid ? rtt : 0,
+		.acked = pkts,
 		.acked_bytes = (u32)min_t(u64, (u64)pkts * ca->mss, U32_MAX),
-		.rtt_us = rtt,
-		.rtt_valid = valid,
-		.ce = f & 16,
-		.inflight_bytes = f & 32 ? (u32)fz_raw(in, 4) :
-				  (u32)min_t(u64, 10ULL * ca->mss, U32_MAX),
-		.lost_bytes = (u32)min_t(u64, (u64)losses * ca->mss, U32_MAX),
-		.lost_pkts = losses,
-		.cwnd_limited = f & 64,
+		.mss = ca->mss,
+		.ce = f & 16 ? (u32)fz_span(in, 1, pkts + 1) : 0,
+		.losses = losses,
+		.why = valid ? 0 : DCC_SAMPLE_NO_RTT,
 	};
-	nscc_on_ack(&ca->st, &c, &a, &o);
-	check_ack(ca, &c, &a, &o);
+	inflight = f & 32 ? (u32)fz_raw(in, 4) : 10;
+	nscc_on_ack(&ca->st, c, &a, ca->srtt_ns, inflight, f & 64, in_loss, &d, &o);
+	check_ack(ca, c, &a, inflight, in_loss, &d, &o);
 }
 
 /* ssthresh: tp->prior_cwnd = snd_cwnd, which dcc_apply() rounded up */
@@ -194,15 +227,14 @@ static void save_prior(struct sock_model *ca)
 
 static void on_rto(struct sock_model *ca)
 {
-	struct nscc_cfg c;
+	const struct nscc_cfg *c = nscc_cfg(ca);
 	u32 prev = ca->st.cwnd;
 
 	save_prior(ca);
-	nscc_cfg(ca, &c);
-	nscc_on_rto(&ca->st, &c, ca->mss);
-	FUZZ_ASSERT(ca->st.cwnd >= c.min_cwnd && ca->st.cwnd <= max(prev, c.min_cwnd),
-		    "RTO: cwnd %u -> %u (min %u)", prev, ca->st.cwnd, c.min_cwnd);
-	check_state(ca, &c);
+	nscc_on_rto(&ca->st, c, ca->mss);
+	FUZZ_ASSERT(ca->st.cwnd >= c->min_cwnd && ca->st.cwnd <= max(prev, c->min_cwnd),
+		    "RTO: cwnd %u -> %u (min %u)", prev, ca->st.cwnd, c->min_cwnd);
+	check_state(ca, c);
 }
 
 /*
@@ -231,21 +263,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz in = { data, size };
 	struct sock_model ca;
-	struct nscc_cfg c;
+	const struct nscc_cfg *c;
+	struct dcc_decision d;
 
 	memset(&ca, 0, sizeof(ca));
 	read_params(&in, &ca.p);
 	ca.mnscc = fz_bool(&in);
 	ca.ecn = fz_bool(&in);
 	ca.mss = fz_mss(&in);
-	ca.now_us = fz_raw(&in, 4);	/* the 32-bit clock may wrap */
+	/* anywhere in the u64 ns clock, below 2^63 (585 years / 2) */
+	ca.now_ns = fz_raw(&in, 8) >> 1;
 	ca.min_rtt_us = fz_bool(&in) ? 0 : fz_rtt_us(&in);	/* handshake */
-	ca.srtt_us = ca.min_rtt_us;
-	nscc_cfg(&ca, &c);
-	check_cfg(&ca, &c);
-	nscc_state_init(&ca.st, &c, (u32)ca.now_us);
+	ca.srtt_ns = dcc_us_to_ns(ca.min_rtt_us);
+	c = nscc_cfg(&ca);
+	check_cfg(&ca, c);
+	nscc_state_init(&ca.st, c, ca.now_ns);
 	ca.prior_cwnd = (ca.st.cwnd + ca.mss - 1) / ca.mss;
-	check_state(&ca, &c);
+	nscc_decide(&ca.st, c, ca.srtt_ns, &d);
+	check_decision(&ca, c, &d);
+	check_state(&ca, c);
 
 	for (int i = 0; in.n && i < MAX_EVENTS; i++) {
 		u8 op = (u8)fz_raw(&in, 1);
@@ -261,7 +297,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			on_undo(&ca);
 			break;
 		case 13:	/* CA_EVENT_TX_START after more than a base RTT */
-			nscc_on_idle_restart(&ca.st, (u32)ca.now_us);
+			nscc_on_idle_restart(&ca.st, ca.now_ns);
 			break;
 		case 14:	/* the windowed min RTT expired: it may rise */
 			ca.min_rtt_us = fz_rtt_us(&in);

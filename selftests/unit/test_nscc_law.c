@@ -14,6 +14,11 @@
  * ACKed on arrival with its own RTT (per-packet ACKs, quickack).  A drop is
  * reported to the sender with its next ACK, as rs->losses.  The base RTT
  * is the minimum RTT seen, as tcp_min_rtt().  1 us time steps.
+ *
+ * Every ACK is a struct dcc_sample in ns (rx_ns = the model's clock), fed
+ * to the one per-ACK entry point nscc_on_ack(); the sender paces at the
+ * rate its decision returns.  The configuration is resolved at the flow's
+ * start and again when its base RTT falls, as the glue does.
  */
 #include <math.h>
 #include <stdio.h>
@@ -44,6 +49,8 @@ struct flow {
 	bool on;
 	bool mnscc;
 	struct nscc_state st;
+	struct nscc_cfg c;	/* resolved for min_rtt */
+	u64 rate;		/* pacing, bytes/s: the last decision */
 	u32 inflight;		/* bytes */
 	u64 next_send;
 	u32 min_rtt, srtt;
@@ -112,15 +119,34 @@ static void sim_free(struct sim *s)
 		free(s->path[i].p);
 }
 
-static void flow_cfg(const struct sim *s, const struct flow *f, struct nscc_cfg *c)
+static void flow_cfg(const struct sim *s, struct flow *f)
 {
-	nscc_resolve(&s->p, f->min_rtt, MSS, s->ecn, f->mnscc, c);
+	nscc_resolve(&s->p, dcc_us_to_ns(f->min_rtt), MSS, s->ecn, f->mnscc, &f->c);
+}
+
+/* One ACK as dcc_sample_get() fills it: per-packet ACKs, ns times. */
+static struct dcc_sample mk_sample(u64 now_ns, u32 rtt_ns, u32 acked_bytes,
+				   u32 mss, u32 ce, u32 losses, bool valid)
+{
+	struct dcc_sample s = {
+		.rx_ns = now_ns,
+		.rtt_ns = valid ? rtt_ns : 0,
+		.tx_ns = valid ? now_ns - rtt_ns : 0,
+		.acked = acked_bytes / mss,
+		.acked_bytes = acked_bytes,
+		.mss = mss,
+		.ce = ce,
+		.losses = losses,
+		.why = valid ? 0 : DCC_SAMPLE_NO_RTT,
+	};
+
+	return s;
 }
 
 static void flow_start(struct sim *s, int i, bool mnscc)
 {
 	struct flow *f = &s->f[i];
-	struct nscc_cfg c;
+	struct dcc_decision d;
 
 	memset(f, 0, sizeof(*f));
 	f->on = true;
@@ -128,16 +154,18 @@ static void flow_start(struct sim *s, int i, bool mnscc)
 	f->min_rtt = s->base;	/* the SYN's RTT, as at tcp_init_transfer */
 	f->srtt = s->base;
 	f->next_send = s->now;
-	flow_cfg(s, f, &c);
-	nscc_state_init(&f->st, &c, (u32)s->now);
+	flow_cfg(s, f);
+	nscc_state_init(&f->st, &f->c, s->now * 1000);
+	nscc_decide(&f->st, &f->c, (u64)f->srtt * 1000, &d);
+	f->rate = d.rate_bytes_ps;
 }
 
 static void on_ack(struct sim *s, const struct pkt *p)
 {
 	struct flow *f = &s->f[p->flow];
 	u32 rtt = (u32)(s->now - p->send_us);
-	struct nscc_cfg c;
-	struct nscc_ack a;
+	struct dcc_sample a;
+	struct dcc_decision d;
 	struct nscc_out o;
 
 	if (s->noise_us)
@@ -146,19 +174,18 @@ static void on_ack(struct sim *s, const struct pkt *p)
 	f->acked += MSS;
 	if (!f->on)
 		return;
-	f->min_rtt = rtt < f->min_rtt ? rtt : f->min_rtt;
 	f->srtt = (f->srtt * 7 + rtt) / 8;
-	flow_cfg(s, f, &c);
-	a = (struct nscc_ack){
-		.now_us = (u32)s->now, .acked_bytes = MSS, .rtt_us = rtt,
-		.rtt_valid = true, .ce = s->ecn && p->ce,
-		.inflight_bytes = f->inflight, .lost_bytes = f->lost * MSS,
-		.lost_pkts = f->lost, .cwnd_limited = true,
-	};
+	if (rtt < f->min_rtt) {		/* an input of the config changed */
+		f->min_rtt = rtt;
+		flow_cfg(s, f);
+	}
+	a = mk_sample(s->now * 1000, rtt * 1000, MSS, MSS, s->ecn && p->ce, f->lost, true);
 	if (f->lost)
 		f->loss_reports++;
 	f->lost = 0;
-	nscc_on_ack(&f->st, &c, &a, &o);
+	nscc_on_ack(&f->st, &f->c, &a, (u64)f->srtt * 1000, f->inflight / MSS,
+		    true, false, &d, &o);
+	f->rate = d.rate_bytes_ps;
 	f->acks++;
 	f->qa += o.qa;
 	f->md += o.md;
@@ -177,8 +204,8 @@ static void sim_tick(struct sim *s)
 		if (!f->on)
 			continue;
 		while (f->next_send <= s->now && f->inflight + MSS <= f->st.cwnd) {
-			/* pacing at 1.2 cwnd / srtt, as tcp_nscc */
-			u64 rate = (u64)f->st.cwnd * 1200000 / (f->srtt ? f->srtt : 1);
+			/* pacing at the law's rate (1.2 cwnd / srtt) */
+			u64 rate = f->rate;
 
 			push(&s->fwd, (struct pkt){ .send_us = s->now, .at_us = s->now + half,
 						    .flow = (u8)i });
@@ -296,6 +323,23 @@ static bool near(double got, double want, double tol)
 
 /* ---- worked examples ----------------------------------------------------- */
 
+/* the examples are written in us; the law takes ns */
+static u64 us(u64 x)
+{
+	return x * 1000;
+}
+
+static u32 avg_us(const struct nscc_state *s)
+{
+	return nscc_avg_ns(s) / 1000;
+}
+
+/* alpha in bytes per us of (target - d) */
+static double alpha_us(const struct nscc_cfg *c)
+{
+	return (double)c->alpha_q40 * 1000 / 1099511627776.0;
+}
+
 static void test_constants(void)
 {
 	struct nscc_params p = nscc_params_default;
@@ -306,51 +350,53 @@ static void test_constants(void)
 	p.nic_mbps = 100000;
 	p.network_rtt_us = 12;
 	p.target_us = 9;
-	nscc_resolve(&p, 12, 4096, true, false, &c);
+	nscc_resolve(&p, us(12), 4096, true, false, &c);
 	CHECK(c.fi == 20480, "fi %llu want 20480", (unsigned long long)c.fi);
 	CHECK(c.eta == 614, "eta %llu want 614", (unsigned long long)c.eta);
 	CHECK(c.fi_scale_q16 == 16384, "fi_scale %llu", (unsigned long long)c.fi_scale_q16);
 	/* alpha * target = 4 MSS * 9/12 = 12288 B */
-	CHECK(near((double)c.alpha_q24 * 9 / (1 << 24), 12288, 2), "alpha*target %.1f",
-	      (double)c.alpha_q24 * 9 / (1 << 24));
+	CHECK(near(alpha_us(&c) * 9, 12288, 2), "alpha*target %.1f", alpha_us(&c) * 9);
 	CHECK(c.maxwnd == 225000, "maxwnd %u want 225000", c.maxwnd);
-	CHECK(c.base_us + c.target_us == 21, "QA window %u want 21", c.base_us + c.target_us);
-	CHECK(c.qa_thresh_us == 36, "qa_threshold %u want 36", c.qa_thresh_us);
-	CHECK(c.fi_thresh_us == 1, "fi_thresh %u want 1", c.fi_thresh_us);
+	CHECK(c.base_ns + c.target_ns == us(21), "QA window %u ns want 21 us",
+	      c.base_ns + c.target_ns);
+	CHECK(c.qa_thresh_ns == us(36), "qa_threshold %llu ns want 36 us",
+	      (unsigned long long)c.qa_thresh_ns);
+	CHECK(c.fi_thresh_ns == us(1), "fi_thresh %u ns want 1 us", c.fi_thresh_ns);
 	tap_end();
 
 	/* Linux example: 100G, 25 us measured, no trimming: target 25 us */
 	tap_begin("constants at 100G / 25 us, target = 1.0 network RTT");
 	p = nscc_params_default;
-	nscc_resolve(&p, 25, 4096, true, false, &c);
-	CHECK(c.target_us == 25, "target %u", c.target_us);
+	nscc_resolve(&p, us(25), 4096, true, false, &c);
+	CHECK(c.target_ns == us(25), "target %u ns", c.target_ns);
 	CHECK(near((double)c.fi, 42667, 2), "fi %llu want 42.7 KB", (unsigned long long)c.fi);
 	CHECK(near((double)c.eta, 1280, 1), "eta %llu want 1.28 KB", (unsigned long long)c.eta);
 	CHECK(near((double)c.fi_scale_q16 / 65536, 0.52, 0.01), "fi_scale %.3f",
 	      (double)c.fi_scale_q16 / 65536);
 	CHECK(near((double)c.maxwnd, 468750, 1), "maxwnd %u want 469 KB", c.maxwnd);
-	CHECK(c.base_us + c.target_us == 50 && c.qa_thresh_us == 100, "QA %u / %u",
-	      c.base_us + c.target_us, c.qa_thresh_us);
+	CHECK(c.base_ns + c.target_ns == us(50) && c.qa_thresh_ns == us(100), "QA %u / %llu ns",
+	      c.base_ns + c.target_ns, (unsigned long long)c.qa_thresh_ns);
 	/*
 	 * alpha * target: [H] normalises by 12 us (71.1 KB here); we by
 	 * the network RTT (34.1 KB = 4 MSS_ref * scale_a): see nscc_law.c
 	 */
-	CHECK(near((double)c.alpha_q24 * 25 / (1 << 24), 34133, 3), "alpha*target %.1f",
-	      (double)c.alpha_q24 * 25 / (1 << 24));
+	CHECK(near(alpha_us(&c) * 25, 34133, 3), "alpha*target %.1f", alpha_us(&c) * 25);
 	tap_end();
 
 	/* the testbed: 100 Mbit/s, 10 ms */
 	tap_begin("constants at the testbed scale, 100 Mbit/s / 10 ms");
 	p.nic_mbps = 100;
-	nscc_resolve(&p, 10000, 1448, true, false, &c);
+	nscc_resolve(&p, us(10000), 1448, true, false, &c);
 	CHECK(c.maxwnd == 187500, "maxwnd %u want 1.5 BDP = 187500", c.maxwnd);
 	CHECK(near((double)c.fi, 17067, 1), "fi %llu want 5*4096*0.833", (unsigned long long)c.fi);
-	CHECK(c.fi_thresh_us == 833, "fi_thresh %u want 833", c.fi_thresh_us);
+	/* network RTT / 12 in ns: 833.333 us (833 us when the law ran in us) */
+	CHECK(c.fi_thresh_ns == 833333, "fi_thresh %u ns want 833333", c.fi_thresh_ns);
 	CHECK(c.init_cwnd == c.maxwnd, "init cwnd %u", c.init_cwnd);
-	CHECK(c.mark_us == 15000, "ECN backstop %u want 1.5 x target", c.mark_us);
-	nscc_resolve(&p, 10000, 1448, false, true, &c);
-	CHECK(c.mark_us == 10000 && c.hmax == 4, "no ECN: mark at target (%u), hmax %u",
-	      c.mark_us, c.hmax);
+	CHECK(c.mark_ns == us(15000), "ECN backstop %llu ns want 1.5 x target",
+	      (unsigned long long)c.mark_ns);
+	nscc_resolve(&p, us(10000), 1448, false, true, &c);
+	CHECK(c.mark_ns == us(10000) && c.hmax == 4, "no ECN: mark at target (%llu ns), hmax %u",
+	      (unsigned long long)c.mark_ns, c.hmax);
 	tap_end();
 }
 
@@ -366,26 +412,34 @@ static void test_md_table(void)
 	for (int i = 0; i < 3; i++) {
 		p.gamma_pct = gam[i];
 		p.target_us = 1000;
-		nscc_resolve(&p, 1000, 1448, true, false, &c);
-		CHECK(near(nscc_md_keep_q16(&c, 1500) / 65536.0, keep15[i], 0.002),
-		      "gamma %u at 1.5 target: %.4f", gam[i], nscc_md_keep_q16(&c, 1500) / 65536.0);
-		CHECK(near(nscc_md_keep_q16(&c, 2000) / 65536.0, keep2[i], 0.002),
-		      "gamma %u at 2 target: %.4f", gam[i], nscc_md_keep_q16(&c, 2000) / 65536.0);
-		CHECK(nscc_md_keep_q16(&c, 1000) == 65536, "no cut at target");
+		nscc_resolve(&p, us(1000), 1448, true, false, &c);
+		CHECK(near(nscc_md_keep_q16(&c, us(1500)) / 65536.0, keep15[i], 0.002),
+		      "gamma %u at 1.5 target: %.4f", gam[i], nscc_md_keep_q16(&c, us(1500)) / 65536.0);
+		CHECK(near(nscc_md_keep_q16(&c, us(2000)) / 65536.0, keep2[i], 0.002),
+		      "gamma %u at 2 target: %.4f", gam[i], nscc_md_keep_q16(&c, us(2000)) / 65536.0);
+		CHECK(nscc_md_keep_q16(&c, us(1000)) == 65536, "no cut at target");
 	}
 	p.gamma_pct = 80;
-	nscc_resolve(&p, 1000, 1448, true, false, &c);
-	CHECK(nscc_md_keep_q16(&c, 2600) > 32768, "2.6 target: above the floor");
-	CHECK(nscc_md_keep_q16(&c, 2700) == 32768, "2.7 target: the 0.5 floor");
-	CHECK(nscc_md_keep_q16(&c, 1000000) == 32768, "1 s: the floor");
+	nscc_resolve(&p, us(1000), 1448, true, false, &c);
+	CHECK(nscc_md_keep_q16(&c, us(2600)) > 32768, "2.6 target: above the floor");
+	CHECK(nscc_md_keep_q16(&c, us(2700)) == 32768, "2.7 target: the 0.5 floor");
+	CHECK(nscc_md_keep_q16(&c, us(1000000)) == 32768, "1 s: the floor");
 	tap_end();
 }
 
-static struct nscc_ack ack_at(u32 now, u32 rtt, bool ce)
+/* an ACK at @now us with an RTT of @rtt us, as dcc_sample_get() fills it */
+static struct dcc_sample ack_at(u32 now, u32 rtt, bool ce)
 {
-	return (struct nscc_ack){ .now_us = now, .acked_bytes = 1448, .rtt_us = rtt,
-				  .rtt_valid = true, .ce = ce, .inflight_bytes = 100000,
-				  .cwnd_limited = true };
+	return mk_sample(us(now), (u32)us(rtt), 1448, 1448, ce, 0, true);
+}
+
+/* the glue's call: ~100 KB in flight, cwnd-limited, not in CA_Loss */
+static void law(struct nscc_state *s, const struct nscc_cfg *c,
+		const struct dcc_sample *a, struct nscc_out *o)
+{
+	struct dcc_decision d;
+
+	nscc_on_ack(s, c, a, 0, 100000 / 1448, true, false, &d, o);
 }
 
 static void test_quadrants(void)
@@ -393,78 +447,78 @@ static void test_quadrants(void)
 	struct nscc_params p = nscc_params_default;
 	struct nscc_cfg c;
 	struct nscc_state s;
-	struct nscc_ack a;
+	struct dcc_sample a;
 	struct nscc_out o;
 	u32 before, t = 1000;
 
 	p.nic_mbps = 100;
 	p.target_us = 2000;
 	p.init_cwnd_pct = 50;
-	nscc_resolve(&p, 10000, 1448, true, false, &c);
+	nscc_resolve(&p, us(10000), 1448, true, false, &c);
 
 	tap_begin("quadrants: choice from delay vs target and ECN (N 2, 4.1)");
-	nscc_state_init(&s, &c, t);
+	nscc_state_init(&s, &c, us(t));
 	a = ack_at(t, 10000 + 500, false);	/* first ACK arms QA */
-	nscc_on_ack(&s, &c, &a, &o);
+	law(&s, &c, &a, &o);
 	a = ack_at(++t, 10000 + 1500, false);
-	nscc_on_ack(&s, &c, &a, &o);
+	law(&s, &c, &a, &o);
 	CHECK(o.quadrant == NSCC_Q_PROP, "low delay, no ECN -> %u", o.quadrant);
 	a = ack_at(++t, 10000 + 2500, false);
-	nscc_on_ack(&s, &c, &a, &o);
+	law(&s, &c, &a, &o);
 	CHECK(o.quadrant == NSCC_Q_FAIR, "high delay, no ECN -> %u", o.quadrant);
 	before = s.cwnd;
 	a = ack_at(++t, 10000 + 1000, true);
-	nscc_on_ack(&s, &c, &a, &o);
+	law(&s, &c, &a, &o);
 	CHECK(o.quadrant == NSCC_Q_STEER, "low delay, ECN -> %u", o.quadrant);
 	CHECK(s.cwnd == before, "steer only: cwnd unchanged %u -> %u", before, s.cwnd);
 	a = ack_at(++t, 10000 + 3000, true);
-	nscc_on_ack(&s, &c, &a, &o);
+	law(&s, &c, &a, &o);
 	CHECK(o.quadrant == NSCC_Q_MD, "high delay, ECN -> %u", o.quadrant);
-	CHECK(!o.md, "MD needs the EWMA above target (avg %u us)", nscc_avg_us(&s));
+	CHECK(!o.md, "MD needs the EWMA above target (avg %u us)", avg_us(&s));
 	/* the EWMA above target: one cut, then none for a base RTT */
-	s.avg_q8 = 4000 << 8;
+	s.avg_ns = (u32)us(4000);
 	before = s.cwnd;
 	a = ack_at(++t, 10000 + 3000, true);
-	nscc_on_ack(&s, &c, &a, &o);
+	law(&s, &c, &a, &o);
 	CHECK(o.md && near((double)s.cwnd / before, 0.6, 0.01), "MD at avg 2 target: %u -> %u",
 	      before, s.cwnd);
 	before = s.cwnd;
 	a = ack_at(t + 5000, 10000 + 3000, true);
-	nscc_on_ack(&s, &c, &a, &o);
+	law(&s, &c, &a, &o);
 	CHECK(!o.md && s.cwnd == before, "no second MD within a base RTT");
 	a = ack_at(t + 10002, 10000 + 3000, true);
-	nscc_on_ack(&s, &c, &a, &o);
+	law(&s, &c, &a, &o);
 	CHECK(o.md, "MD again after a base RTT");
 	tap_end();
 
 	tap_begin("EWMA: untrusted high delay feeds base/4; 63%% after 80 samples");
 	p.ecn_backstop_pct = 0;		/* no delay-derived marks here */
-	nscc_resolve(&p, 10000, 1448, true, false, &c);
-	nscc_state_init(&s, &c, t);
+	nscc_resolve(&p, us(10000), 1448, true, false, &c);
+	nscc_state_init(&s, &c, us(t));
 	for (int i = 0; i < 80; i++) {
 		a = ack_at(++t, 10000 + 1800, false);
-		nscc_on_ack(&s, &c, &a, &o);
+		law(&s, &c, &a, &o);
 	}
-	CHECK(near(nscc_avg_us(&s), 1800 * 0.633, 30), "avg %u after 80 x 1800 us", nscc_avg_us(&s));
-	nscc_state_init(&s, &c, t);
+	CHECK(near(avg_us(&s), 1800 * 0.633, 30), "avg %u after 80 x 1800 us", avg_us(&s));
+	nscc_state_init(&s, &c, us(t));
 	for (int i = 0; i < 500; i++) {
 		a = ack_at(++t, 10000 + 9000, false);	/* above target, no ECN */
-		nscc_on_ack(&s, &c, &a, &o);
+		law(&s, &c, &a, &o);
 	}
-	CHECK(near(nscc_avg_us(&s), 2500, 30), "avg %u: untrusted samples fed as base/4",
-	      nscc_avg_us(&s));
-	nscc_state_init(&s, &c, t);
+	CHECK(near(avg_us(&s), 2500, 30), "avg %u: untrusted samples fed as base/4",
+	      avg_us(&s));
+	nscc_state_init(&s, &c, us(t));
 	for (int i = 0; i < 500; i++) {
 		a = ack_at(++t, 10000 + 9000, true);
-		nscc_on_ack(&s, &c, &a, &o);
+		law(&s, &c, &a, &o);
 	}
-	CHECK(nscc_avg_us(&s) > 8900, "avg %u: ECN-marked samples are trusted", nscc_avg_us(&s));
+	CHECK(avg_us(&s) > 8900, "avg %u: ECN-marked samples are trusted", avg_us(&s));
 	tap_end();
 
 	tap_begin("fulfill: credit / cwnd, eta once per network RTT");
-	nscc_state_init(&s, &c, t);
+	nscc_state_init(&s, &c, us(t));
 	a = ack_at(++t, 10000, false);
-	nscc_on_ack(&s, &c, &a, &o);
+	law(&s, &c, &a, &o);
 	{
 		/* 24 ACKs at delay target/2: proportional credit, one fulfill */
 		u32 c0 = s.cwnd, nf = 0;
@@ -475,15 +529,15 @@ static void test_quadrants(void)
 		s.inc_acc = 0;
 		for (int i = 0; i < 23; i++) {	/* 23 * 1448 > 33280 */
 			a = ack_at(++t, 10000 + 1000, false);
-			nscc_on_ack(&s, &c, &a, &o);
+			law(&s, &c, &a, &o);
 			nf += o.fulfill;
-			want += (double)c.alpha_q24 / (1 << 24) * 1000 * 1448;
+			want += alpha_us(&c) * 1000 * 1448;
 		}
 		CHECK(o.fulfill && nf == 1, "one fulfill, after > 33280 bytes (%u)", nf);
 		CHECK(near(s.cwnd - c0, want / c0, 2), "cwnd +%u want %.1f", s.cwnd - c0, want / c0);
 		c0 = s.cwnd;
 		a = ack_at(t + 10001, 10000 + 1000, false);
-		nscc_on_ack(&s, &c, &a, &o);
+		law(&s, &c, &a, &o);
 		CHECK(s.cwnd >= c0 + (u32)c.eta, "eta added after a network RTT: %u -> %u",
 		      c0, s.cwnd);
 	}
@@ -500,7 +554,7 @@ static void test_sampling_noise(void)
 	struct nscc_params p = nscc_params_default;
 	struct nscc_cfg cn, cm;
 	struct nscc_state sn, sm;
-	struct nscc_ack a;
+	struct dcc_sample a;
 	struct nscc_out o;
 	u32 t = 100, md = 0, above_m = 0, above_n = 0;
 
@@ -508,28 +562,90 @@ static void test_sampling_noise(void)
 	p.network_rtt_us = 12;
 	p.target_us = 6;
 	p.ecn_backstop_pct = 0;
-	nscc_resolve(&p, 10, 4096, true, false, &cn);
-	nscc_resolve(&p, 10, 4096, true, true, &cm);
-	nscc_state_init(&sn, &cn, t);
-	nscc_state_init(&sm, &cm, t);
+	nscc_resolve(&p, us(10), 4096, true, false, &cn);
+	nscc_resolve(&p, us(10), 4096, true, true, &cm);
+	nscc_state_init(&sn, &cn, us(t));
+	nscc_state_init(&sm, &cm, us(t));
 	tap_begin("N 7.1 ex. 2: one slow path of 16, no ECN: NSCC only increases, MNSCC below target");
 	for (int i = 0; i < 1600; i++) {
 		u32 d = (i % 16 == 5) ? 20 : 2;
 
 		a = ack_at(t += 1, 10 + d, false);
 		a.acked_bytes = 4096;
-		nscc_on_ack(&sn, &cn, &a, &o);
+		a.acked = 2;
+		law(&sn, &cn, &a, &o);
 		CHECK(o.quadrant == NSCC_Q_PROP || o.quadrant == NSCC_Q_FAIR ||
 		      o.quadrant == NSCC_Q_QA, "NSCC quadrant %u", o.quadrant);
 		md += o.md;
-		above_n += o.delay_us >= 6;
-		nscc_on_ack(&sm, &cm, &a, &o);
+		above_n += o.delay_ns >= us(6);
+		law(&sm, &cm, &a, &o);
 		if (sm.cwnd >= 8 * NSCC_MTU_REF)
-			above_m += o.delay_us >= 6;
+			above_m += o.delay_ns >= us(6);
 	}
 	CHECK(md == 0, "no MD without ECN (%u)", md);
 	CHECK(above_n == 100, "NSCC decided on 100 slow samples (%u)", above_n);
 	CHECK(above_m == 0, "MNSCC (H = 4): median never at/above target (%u)", above_m);
+	tap_end();
+}
+
+/*
+ * The clock: "now" is the sample's u64 rx_ns and the state keeps 32-bit ns
+ * stamps read as ages.  The same ACKs from any start (0, just before a
+ * 2^32 ns wrap, 11.6 days in) give the same decisions, and a 3 s silence
+ * (beyond s32's 2.1 s, within the 4.29 s age) still lets an MD through.
+ */
+static void test_clock(void)
+{
+	static const u64 starts[] = { 0, (1ULL << 32) - 3000000, 1000000000000000ULL };
+	struct nscc_params p = nscc_params_default;
+	u32 cw[3] = { 0 }, md[3] = { 0 }, qa[3] = { 0 };
+	struct nscc_state s;
+	struct nscc_cfg c;
+	struct nscc_out o;
+
+	p.nic_mbps = 100;
+	p.target_us = 2000;
+	nscc_resolve(&p, us(10000), 1448, true, false, &c);
+	tap_begin("clock: 32-bit ns stamps give the same law at any u64 rx_ns");
+	for (int k = 0; k < 3; k++) {
+		u64 seed = 99;
+
+		nscc_state_init(&s, &c, starts[k]);
+		for (u32 i = 0; i < 20000; i++) {
+			u64 r = (seed = seed * 6364136223846793005ULL + 1442695040888963407ULL) >> 33;
+			/* 116 us per ACK: 2.3 s, across the wrap for k = 1 */
+			struct dcc_sample a = mk_sample(starts[k] + us((u64)i * 116),
+							(u32)us(10000 + r % 6000), 1448,
+							1448, r % 7 == 0, r % 501 == 0, true);
+			struct dcc_decision d;
+
+			nscc_on_ack(&s, &c, &a, 0, 50, true, false, &d, &o);
+			cw[k] ^= s.cwnd * (i + 1);
+			md[k] += o.md;
+			qa[k] += o.qa;
+		}
+	}
+	CHECK(md[0] > 10 && cw[0] == cw[1] && cw[0] == cw[2] && md[0] == md[1] &&
+	      md[0] == md[2] && qa[0] == qa[1] && qa[0] == qa[2],
+	      "cwnd hash %u %u %u, MDs %u %u %u, QAs %u %u %u", cw[0], cw[1], cw[2],
+	      md[0], md[1], md[2], qa[0], qa[1], qa[2]);
+	for (int k = 0; k < 3; k++) {
+		u64 t = starts[k] + us(1000);
+		struct dcc_sample a = mk_sample(t, (u32)us(13000), 1448, 1448, 1, 0, true);
+		struct dcc_decision d;
+		u32 before;
+
+		nscc_state_init(&s, &c, starts[k]);
+		s.avg_ns = (u32)us(4000);
+		nscc_on_ack(&s, &c, &a, 0, 50, true, false, &d, &o);
+		CHECK(o.md, "first MD (start %llu)", (unsigned long long)starts[k]);
+		before = s.cwnd;
+		s.avg_ns = (u32)us(4000);
+		a = mk_sample(t + 3000000000ULL, (u32)us(13000), 1448, 1448, 1, 0, true);
+		nscc_on_ack(&s, &c, &a, 0, 50, true, false, &d, &o);
+		CHECK(o.md && s.cwnd < before, "MD after a 3 s silence (start %llu): %u -> %u",
+		      (unsigned long long)starts[k], before, s.cwnd);
+	}
 	tap_end();
 }
 
@@ -551,28 +667,27 @@ static void test_range(void)
 				u32 t = 5;
 
 				p.nic_mbps = rates[ri];
-				nscc_resolve(&p, rtts[ti], 1448, m, m, &c);
+				nscc_resolve(&p, us(rtts[ti]), 1448, m, m, &c);
 				CHECK(c.maxwnd >= c.min_cwnd && c.init_cwnd >= c.min_cwnd,
 				      "rate %u rtt %u", rates[ri], rtts[ti]);
-				nscc_state_init(&s, &c, t);
+				nscc_state_init(&s, &c, us(t));
 				for (int i = 0; i < 20000; i++) {
 					u64 r = rnd(&rs);
-					struct nscc_ack a = {
-						.now_us = t += (u32)(r % 3000),
-						.acked_bytes = (u32)(r >> 8) % 3 == 0 ? 0 :
-							(u32)((r >> 16) % 2000000),
-						.rtt_us = rtts[ti] + (u32)((r >> 24) % 2000000),
-						.rtt_valid = (r >> 40) & 1, .ce = (r >> 41) & 1,
-						.inflight_bytes = (u32)(r >> 32),
-						.lost_bytes = (r >> 42) % 50 == 0 ? 1448 * (u32)((r >> 50) % 40) : 0,
-						.cwnd_limited = (r >> 43) & 1,
-					};
-					a.lost_pkts = a.lost_bytes / 1448;
-					nscc_on_ack(&s, &c, &a, &o);
+					struct dcc_decision d;
+					struct dcc_sample a = mk_sample(
+						us(t += (u32)(r % 3000)),
+						(u32)us(rtts[ti] + (u32)((r >> 24) % 2000000)),
+						(u32)(r >> 8) % 3 == 0 ? 0 : (u32)((r >> 16) % 2000000),
+						1448, (r >> 41) & 1,
+						(r >> 42) % 50 == 0 ? (u32)((r >> 50) % 40) : 0,
+						(r >> 40) & 1);
+
+					nscc_on_ack(&s, &c, &a, 0, (u32)(r >> 32) / 1448,
+						    (r >> 43) & 1, false, &d, &o);
 					CHECK(s.cwnd >= c.min_cwnd && s.cwnd <= c.maxwnd,
 					      "cwnd %u in [%u, %u] rate %u rtt %u", s.cwnd,
 					      c.min_cwnd, c.maxwnd, rates[ri], rtts[ti]);
-					CHECK(nscc_avg_us(&s) <= 2100000, "avg %u", nscc_avg_us(&s));
+					CHECK(avg_us(&s) <= 2100000, "avg %u", avg_us(&s));
 				}
 			}
 		}
@@ -744,6 +859,7 @@ int main(void)
 	test_md_table();
 	test_quadrants();
 	test_sampling_noise();
+	test_clock();
 	test_range();
 	test_model();
 	return tap_done();
