@@ -69,7 +69,15 @@ struct dcc_sample {
 				 * sent, exact when the flow is window-bound
 				 * and loss-free
 				 */
-	u32 ce;			/* packets delivered CE-marked on this ACK */
+	u32 ce;			/* packets delivered CE-marked on this ACK (the
+				 * model's meaning, and what a core gets);
+				 * dcc_sample_get() can only fill the rate
+				 * sample's count, rs->delivered_ce, which
+				 * spans the sampled packet's whole flight: a
+				 * glue whose core reads ce replaces it with
+				 * the per-ACK change of tp->delivered_ce
+				 * (tcp_nscc.c)
+				 */
 	u32 losses;		/* packets marked lost on this ACK */
 	u32 why;		/* 0 if valid, else DCC_SAMPLE_* reject bits */
 	u8 rx_src;		/* enum dcc_rx_src */
