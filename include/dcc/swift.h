@@ -58,6 +58,7 @@
  *	range's top (2^30 packets of 64 KB in 1 us) it saturates at U64_MAX,
  *	which the glue clamps to sk_max_pacing_rate.
  *   cwnd_bytes = max(1, floor(cwnd)) * mss < 2^30 * 2^16 = 2^46.
+ *   fs_ns: fs <= fs_range <= 1e9 ns, kept in u32.
  *   spa_q8: segments per ACK, Q8, EWMA 1/8 of min(acked, 255): <= 2^16.
  *   H = max(W/2, 1) ACKs of spa segments: (W << 8) / (2 spa) < 2^39.
  */
@@ -128,15 +129,24 @@ struct swift_cfg {
 #define SWIFT_LAZY	0x1	/* LSwift gate + undo (lswift, mswift) */
 #define SWIFT_MEDIAN	0x2	/* median-filtered delay (mswift) */
 
-/* One flow's state (88 bytes with padding; tcp_swift keeps it in icsk_ca_priv). */
+/*
+ * One flow's state, 96 bytes (tcp_swift keeps it in icsk_ca_priv).
+ * fs_cwnd / fs_ns cache the flow-scaling term of the window it was last
+ * computed for, so the square root runs once per window change: the law
+ * reads fs at the window before the ACK, the sub-packet pacer at the one
+ * after, and the first is the second of the previous ACK.  The cache is
+ * keyed on the window alone: a socket's swift_cfg never changes.
+ */
 struct swift_core {
 	u64 cwnd;		/* Q16 packets */
 	u64 t_last_decrease;	/* ns; 0 = never */
 	u64 last_push_ns;	/* MSwift: when the last sample entered */
 	u64 target_ns;		/* target of the last AI/MD decision */
+	u64 fs_cwnd;		/* window of the cached fs_ns (0: fs 0) */
 	struct dcc_medbuf med;	/* MSwift window (zero otherwise), 40 B */
 	u32 last_delay_ns;	/* delay the law used last (MSwift: median) */
 	u32 prior_cwnd;		/* packets, for undo */
+	u32 fs_ns;		/* fs(fs_cwnd), ns (<= fs_range <= 1e9) */
 	u16 spa_q8;		/* EWMA of segments per ACK, Q8 (256 = 1) */
 	u8 retx_cnt;		/* consecutive RTOs (saturates at 255) */
 	u8 flags;		/* SWIFT_LAZY | SWIFT_MEDIAN */
@@ -208,7 +218,7 @@ void swift_on_ack(struct swift_core *st, const struct swift_cfg *c,
 		  struct dcc_decision *d);
 
 /* The pacing rate and window of the current state (any event). */
-void swift_decide(const struct swift_core *st, const struct swift_cfg *c,
+void swift_decide(struct swift_core *st, const struct swift_cfg *c,
 		  const struct swift_in *in, u32 mss, struct dcc_decision *d);
 
 /* An RTO (every set_state(Loss)): cut, count, drop stale samples. */

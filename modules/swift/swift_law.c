@@ -107,6 +107,25 @@ u64 swift_target_ns(const struct swift_cfg *c, u64 min_rtt_ns, u64 cwnd)
 /* ---- the window ------------------------------------------------------- */
 
 /* The cwnd may be cut now: at most once per RTT (now - t_last >= srtt). */
+/* fs(cwnd) through the one-entry cache: one square root per new window */
+static u64 swift_fs_cached(struct swift_core *st, const struct swift_cfg *c,
+			   u64 cwnd)
+{
+	if (cwnd != st->fs_cwnd) {
+		st->fs_ns = (u32)swift_fs_ns(c, cwnd);	/* <= 1e9 */
+		st->fs_cwnd = cwnd;
+	}
+	return st->fs_ns;
+}
+
+/* the target at the flow's window, through the cache */
+static u64 swift_target_cached(struct swift_core *st, const struct swift_cfg *c,
+			       const struct swift_in *in, u64 cwnd)
+{
+	return c->target_base_ns + (c->relative ? in->min_rtt_ns : 0) +
+	       swift_fs_cached(st, c, cwnd);
+}
+
 static bool swift_can_decrease(const struct swift_core *st,
 			       const struct swift_in *in, u64 now_ns)
 {
@@ -146,7 +165,7 @@ static enum swift_action swift_aimd(struct swift_core *st,
 				    const struct swift_in *in, u64 now_ns,
 				    u64 delay_ns, u32 acked)
 {
-	u64 prev = st->cwnd, t = swift_target_ns(c, in->min_rtt_ns, st->cwnd);
+	u64 prev = st->cwnd, t = swift_target_cached(st, c, in, st->cwnd);
 	enum swift_action a;
 
 	st->target_ns = t;
@@ -254,14 +273,14 @@ static u32 swift_delay(struct swift_core *st, const struct swift_cfg *c,
  * it out of the law's samples, not out of srtt); tcp_swift.c explains the
  * measurement.  A path really above target keeps pacing by srtt.
  */
-static u64 swift_pacing_rtt_ns(const struct swift_core *st,
+static u64 swift_pacing_rtt_ns(struct swift_core *st,
 			       const struct swift_cfg *c,
 			       const struct swift_in *in)
 {
 	u64 rtt = in->srtt_ns;
 
 	if (st->cwnd < SWIFT_ONE) {
-		u64 cap = max_t(u64, swift_target_ns(c, in->min_rtt_ns, st->cwnd),
+		u64 cap = max_t(u64, swift_target_cached(st, c, in, st->cwnd),
 				st->last_delay_ns);
 
 		rtt = min_t(u64, rtt, max_t(u64, cap, 1));
@@ -290,7 +309,7 @@ u32 swift_cwnd_pkts(u64 cwnd)
 	return (u32)clamp_t(u64, p, 1, U32_MAX);
 }
 
-void swift_decide(const struct swift_core *st, const struct swift_cfg *c,
+void swift_decide(struct swift_core *st, const struct swift_cfg *c,
 		  const struct swift_in *in, u32 mss, struct dcc_decision *d)
 {
 	mss = max_t(u32, mss, 1);

@@ -112,7 +112,7 @@
  * and traces.
  *
  * State: struct swift in icsk_ca_priv (<= 104 bytes, BUILD_BUG_ON'd): the
- * core's 88 bytes and a pointer to the parameter snapshot the socket took
+ * core's 96 bytes and a pointer to the parameter snapshot the socket took
  * at init.  The snapshot (struct swift_cfg, 72 bytes, converted once from
  * the module parameters) does not fit per socket, so as tcp_nscc does,
  * every parameter write publishes a new immutable one (RCU + refcount)
@@ -296,14 +296,24 @@ dcc_param_counter(medbuf_fallbacks, medbuf_fallbacks,
 
 enum swift_variant { SWIFT_V_SWIFT = 0, SWIFT_V_LSWIFT = 1, SWIFT_V_MSWIFT = 2 };
 
-#define SWIFT_F_INITED	0x1
-
+/* 104 bytes; init sets snap, so snap != NULL is "initialised" (dcc.h) */
 struct swift {
-	struct swift_core core;		/* 88 B */
+	struct swift_core core;		/* 96 B */
 	struct swift_snap *snap;	/* parameters taken at init */
-	u8 variant;			/* enum swift_variant */
-	u8 flags;			/* SWIFT_F_* */
 };
+
+static bool swift_inited(const struct swift *ca)
+{
+	return ca->snap;
+}
+
+/* the variant, from the core's bits (tracepoint) */
+static u8 swift_variant(const struct swift *ca)
+{
+	if (ca->core.flags & SWIFT_MEDIAN)
+		return SWIFT_V_MSWIFT;
+	return ca->core.flags & SWIFT_LAZY ? SWIFT_V_LSWIFT : SWIFT_V_SWIFT;
+}
 
 static u8 swift_variant_of(const struct sock *sk);
 
@@ -412,7 +422,7 @@ static void swift_apply(struct sock *sk, const struct dcc_decision *d, u32 mss)
 static void swift_trace(struct sock *sk, const struct swift *ca, u8 action,
 			u32 raw_us, u64 target_ns, u16 h)
 {
-	trace_swift_decision(sk, ca->variant, action, raw_us,
+	trace_swift_decision(sk, swift_variant(ca), action, raw_us,
 			     ca->core.last_delay_ns / NSEC_PER_USEC,
 			     dcc_ns_to_us(target_ns), h, ca->core.cwnd,
 			     tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
@@ -437,17 +447,18 @@ static void swift_init(struct sock *sk)
 	struct swift_in in;
 
 	BUILD_BUG_ON(sizeof(struct swift) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(sizeof(struct swift) > 104);
 	BUILD_BUG_ON(DCC_MED_CAP_MAX < 1024);	/* h_cap's range */
 
 	/* the stack inits once per assignment; should that ever change,
 	 * a second init must not leak the first one's references
 	 */
-	if (ca->flags & SWIFT_F_INITED) {
+	if (swift_inited(ca)) {
 		swift_core_release(&ca->core);
 		swift_snap_put(ca->snap);
 	}
 	snap = swift_snap_get();
-	*ca = (struct swift){ .snap = snap, .variant = v, .flags = SWIFT_F_INITED };
+	ca->snap = snap;
 	if (swift_core_init(&ca->core, &snap->cfg,
 			    (v != SWIFT_V_SWIFT ? SWIFT_LAZY : 0) |
 			    (v == SWIFT_V_MSWIFT ? SWIFT_MEDIAN : 0),
@@ -467,10 +478,8 @@ static void swift_release(struct sock *sk)
 
 	/* safe on a zero-filled state whose init never ran (and for swift) */
 	swift_core_release(&ca->core);
-	if (ca->flags & SWIFT_F_INITED)
-		swift_snap_put(ca->snap);
+	swift_snap_put(ca->snap);	/* NULL before init */
 	ca->snap = NULL;
-	ca->flags = 0;
 }
 
 static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
@@ -480,7 +489,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	struct dcc_sample s;
 	struct swift_in in;
 
-	if (unlikely(!(ca->flags & SWIFT_F_INITED)))
+	if (unlikely(!swift_inited(ca)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 	dcc_sample_get(sk, rs, &s, 0);
 	swift_in_get(sk, ca, &in);
@@ -494,7 +503,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	if (SWIFT_D_FR(d.flags) != SWIFT_NONE && trace_swift_decision_enabled())
 		swift_trace(sk, ca, SWIFT_D_FR(d.flags), 0,
 			    swift_target_now(sk, ca, ca->core.cwnd), 0);
-	if (SWIFT_D_LAW(d.flags) != SWIFT_NONE)
+	if (SWIFT_D_LAW(d.flags) != SWIFT_NONE && trace_swift_decision_enabled())
 		swift_trace(sk, ca, SWIFT_D_LAW(d.flags), s.rtt_us,
 			    ca->core.target_ns, SWIFT_D_H(d.flags));
 }
@@ -511,7 +520,7 @@ static void swift_set_state(struct sock *sk, u8 new_state)
 	struct swift_in in;
 	u8 a;
 
-	if (new_state != TCP_CA_Loss || !(ca->flags & SWIFT_F_INITED))
+	if (new_state != TCP_CA_Loss || !swift_inited(ca))
 		return;
 	swift_in_get(sk, ca, &in);
 	a = swift_on_rto(&ca->core, &ca->snap->cfg, &in);
@@ -530,7 +539,7 @@ static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	 * Restart after idle: the window's samples are stale.  Not every
 	 * TX_START: a window that one ACK clears raises it every round.
 	 */
-	if (ev == CA_EVENT_TX_START && (ca->flags & SWIFT_F_INITED) &&
+	if (ev == CA_EVENT_TX_START && swift_inited(ca) &&
 	    dcc_tx_start_after_idle(sk, dcc_base_rtt_us(sk, 0)))
 		swift_on_idle_restart(&ca->core);
 }
@@ -542,7 +551,7 @@ static u32 swift_ssthresh(struct sock *sk)
 	/* before init (an RTO of the SYN) the zeroed state is left alone;
 	 * after it, recovery or RTO begins: remember the window for undo
 	 */
-	if (ca->flags & SWIFT_F_INITED)
+	if (swift_inited(ca))
 		swift_on_recovery_start(&ca->core);
 	return tcp_sk(sk)->snd_ssthresh;	/* the core cuts nothing itself */
 }
@@ -552,7 +561,7 @@ static u32 swift_undo_cwnd(struct sock *sk)
 	struct swift *ca = inet_csk_ca(sk);
 
 	/* the loss was spurious (DSACK / timestamps) */
-	if (!(ca->flags & SWIFT_F_INITED))
+	if (!swift_inited(ca))
 		return tcp_snd_cwnd(tcp_sk(sk));
 	return min(swift_on_undo(&ca->core), DCC_MAX_CWND);
 }
@@ -562,7 +571,7 @@ static u32 swift_min_tso_segs(struct sock *sk)
 {
 	const struct swift *ca = inet_csk_ca(sk);
 
-	if ((ca->flags & SWIFT_F_INITED) && ca->core.cwnd < SWIFT_ONE)
+	if (swift_inited(ca) && ca->core.cwnd < SWIFT_ONE)
 		return 1;
 	return READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_tso_segs);
 }
@@ -588,7 +597,7 @@ static size_t swift_get_info(struct sock *sk, u32 ext, int *attr,
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
 	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
 		return 0;
-	if (!(ca->flags & SWIFT_F_INITED))
+	if (!swift_inited(ca))
 		return 0;
 
 	target = dcc_ns_to_us(swift_target_now(sk, ca, cwnd));

@@ -24,7 +24,7 @@
  * Checked after every call (abort on failure): cwnd in [min_cwnd,
  * max_cwnd(clamp)], min_cwnd >= 1 (Q16), max_cwnd <= 2^30 packets; the
  * target the law used is target_base (+ min RTT if relative) + fs with fs
- * in [0, fs_range]; the decision's pacing rate is exactly
+ * in [0, fs_range], and the one-entry fs cache holds fs of its window; the decision's pacing rate is exactly
  * pct/100 * cwnd * mss / rtt (128-bit reference; pct 100 and rtt capped at
  * max(target, last delay) below one packet) and its window is
  * max(1, floor(cwnd)) * mss; MSwift's window never holds more than H
@@ -93,6 +93,10 @@ static void check_window(const struct fuzz_sock *k)
 	FUZZ_ASSERT(k->st.cwnd >= c->min_cwnd && k->st.cwnd <= max,
 		    "cwnd %llu outside [%llu, %llu]", (unsigned long long)k->st.cwnd,
 		    (unsigned long long)c->min_cwnd, (unsigned long long)max);
+	FUZZ_ASSERT(k->st.fs_ns == swift_fs_ns(c, k->st.fs_cwnd),
+		    "fs cache %u for cwnd %llu, want %llu", k->st.fs_ns,
+		    (unsigned long long)k->st.fs_cwnd,
+		    (unsigned long long)swift_fs_ns(c, k->st.fs_cwnd));
 }
 
 /* The decision against a 128-bit reference. */
