@@ -132,7 +132,9 @@ static bool swift_can_decrease(const struct swift_core *st,
 	/* htsim compares against its smoothed RTT; so does this */
 	if (!st->t_last_decrease)
 		return true;
-	return now_ns - st->t_last_decrease >= in->srtt_ns;
+	/* a clock behind the last cut (an earlier RX stamp) is within it */
+	return now_ns >= st->t_last_decrease &&
+	       now_ns - st->t_last_decrease >= in->srtt_ns;
 }
 
 /*
@@ -267,11 +269,21 @@ static u32 swift_delay(struct swift_core *st, const struct swift_cfg *c,
 }
 
 /*
- * The rtt the pacer divides by.  Below one packet it is [S]'s rtt / cwnd,
- * with srtt capped at max(target, last delay): the ACK that ends a
- * blackhole feeds srtt the time since the last retransmission (Karn keeps
- * it out of the law's samples, not out of srtt); tcp_swift.c explains the
- * measurement.  A path really above target keeps pacing by srtt.
+ * The rtt the pacer divides by.  Below one packet the pacer is the window:
+ * one packet per rtt / cwnd ([S] 3.3), the rtt being the path's.  srtt is
+ * not always that: the ACK that ends a blackhole acknowledges
+ * retransmitted data, has no delay sample (Karn), but its timestamp echo
+ * still feeds srtt the time since the last retransmission.  Measured in
+ * test_swift_rto (1 s of lost ACKs, 7 RTOs, cwnd reset to 0.001): srtt
+ * 182 us -> 198 ms on that ACK, so 0.001 * 1448 B / 198 ms = 7 B/s, and
+ * the next packet pushed the stack's pacing stamp 207 s ahead.  So below
+ * one packet srtt is capped at max(target, last delay): the law's own
+ * Karn-clean delay, or the target it holds the flow to, whichever is
+ * larger -- there min(198 ms, max(2.1 ms, 41 us)) = 2.1 ms, a packet every
+ * 2.1 s at min_cwnd.  A path whose delay really is above target keeps
+ * pacing by srtt, as [S] does (capping at the target alone paced a
+ * loopback mswift flow with 40 ms delayed-ACK RTTs and a 161 us target
+ * 240x faster; in test_swift_basic its window sat below 1/256 packet).
  */
 static u64 swift_pacing_rtt_ns(struct swift_core *st,
 			       const struct swift_cfg *c,

@@ -47,11 +47,11 @@
  *	LSwift's "5 successive delayed pkts"	cfg.lswift_k
  *	delay					dcc_sample.rtt_ns (rs->rtt_us * 1000)
  *
- * What the papers leave open, and what this does (spec swift.md section 8):
+ * What the papers leave open, and what this does (differences from the papers):
  *  - target: Swift's absolute target assumes NIC timestamps; with software
  *    timestamps the unloaded RTT is a host property, so the default
  *    target_mode 0 (relative) uses target = tcp_min_rtt + base_target +
- *    hops * hop_us + fs (spec 6.5); target_mode 1 is [S]'s absolute target.
+ *    hops * hop_us + fs; target_mode 1 is [S]'s absolute target.
  *  - hops: a CC callback cannot see the ACK's TTL ([S] derives the hop
  *    count from it), so hops is a module parameter (fabric diameter),
  *    default 0: the per-hop term is off unless the operator sets it.
@@ -61,9 +61,9 @@
  *    once-per-RTT guard ([H] applies it per recovery episode).  Swift has no
  *    undo ([S], [H]): undo_cwnd keeps the cut.  LSwift/MSwift: the cut
  *    needs lswift_k successive missing segments at snd_una (our reading of
- *    LTCP-U's "successive delayed packets"; a count of ACKs, as spec 4.2
- *    proposes, would pass for any single packet delayed by more than five
- *    ACK times, which is every slow-path packet), and undo_cwnd restores
+ *    LTCP-U's "successive delayed packets"; a count of ACKs instead
+ *    would pass for any single packet delayed by more than five ACK
+ *    times, which is every slow-path packet), and undo_cwnd restores
  *    the window when DSACK/timestamps prove the loss spurious.
  *  - RTO: every expiry of the retransmission timer calls set_state(Loss)
  *    (tcp_enter_loss), while CA_EVENT_LOSS and ssthresh come only once per
@@ -71,7 +71,7 @@
  *    the count of consecutive RTOs resets on the next ACK with a delay
  *    sample.  The stack then sets cwnd = inflight + 1 for the retransmit;
  *    the cut window takes over on the next ACK, its pacing rate at once.
- *  - the median window (spec 8-B3): H in ACKs of segs_per_ack segments
+ *  - the median window: H in ACKs of segs_per_ack segments
  *    each (EWMA), capped at h_cap, kept by dcc_lib's dcc_medbuf (GFP_NOWAIT
  *    buffer; on allocation failure a 3-sample window, counted in the
  *    read-only parameter medbuf_fallbacks).  Staleness ([M] III-A: ignore

@@ -101,14 +101,14 @@ static double q16(u64 x)
 static void test_target(void)
 {
 	struct swift_cfg c = htsim_cfg();
-	/* spec 2.2 worked values: fs(0.1)=100, fs(1)=29.4, fs(10)=7.06,
+	/* worked values at htsim's defaults: fs(0.1)=100, fs(1)=29.4, fs(10)=7.06,
 	 * fs(50)=1.35 us, fs(>=100)=0 */
 	static const struct { double cwnd, fs_us; } w[] = {
 		{ 0.1, 100.0 }, { 1, 29.38 }, { 10, 7.06 }, { 50, 1.35 },
 		{ 100, 0 }, { 1000, 0 }, { 0.01, 100.0 },
 	};
 
-	tap_begin("target: flow-scaling worked values of spec 2.2 ([H] defaults)");
+	tap_begin("target: flow-scaling worked values ([H] defaults)");
 	for (unsigned int i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
 		u64 cw = (u64)(w[i].cwnd * SWIFT_ONE);
 		double got = swift_fs_ns(&c, cw) / 1000.0;
@@ -173,7 +173,7 @@ static void test_md_ai(void)
 	u64 t;
 
 	c.fs_range_ns = 0;	/* target = 20 us flat */
-	tap_begin("MD factor: 1 - beta (d - t) / d, capped at 1 - max_mdf (spec 4.1)");
+	tap_begin("MD factor: 1 - beta (d - t) / d, capped at 1 - max_mdf");
 	static const struct { double ratio, f; } md[] = {
 		{ 1.0, 1 - 0.0 }, { 1.25, 0.84 }, { 2.0, 0.6 }, { 2.5, 0.52 },
 		{ 3.0, 0.5 }, { 100.0, 0.5 },
@@ -267,7 +267,7 @@ static void test_md_ai(void)
 
 static void test_pacing_h(void)
 {
-	tap_begin("pacing below one packet: gap = srtt / cwnd (spec 7.3 micro-test)");
+	tap_begin("pacing below one packet: gap = srtt / cwnd");
 	static const double cw[] = { 0.5, 0.1, 0.001, 0.9 };
 	for (unsigned int i = 0; i < 4; i++) {
 		u64 q = (u64)(cw[i] * SWIFT_ONE);
@@ -275,7 +275,7 @@ static void test_pacing_h(void)
 		double gap_us = 1500.0 * 1e6 / (double)r;
 		double want = 10000 / q16(q);	/* the Q16 window's own gap */
 
-		/* +-1% (spec 7.3), plus the rate's rounding to whole B/s */
+		/* +-1%, plus the rate's rounding to whole B/s */
 		CHECK(fabs(gap_us - want) <= 0.01 * want + gap_us / r,
 		      "cwnd %.3f: gap %.1f us, want %.1f", cw[i], gap_us, want);
 	}
@@ -285,7 +285,7 @@ static void test_pacing_h(void)
 	      "snd_cwnd = max(1, floor)");
 	tap_end();
 
-	tap_begin("MSwift H = max(W/2, 1) ACKs, per segments-per-ACK, capped (Eq. 8, 8-B3)");
+	tap_begin("MSwift H = max(W/2, 1) ACKs, per segments-per-ACK, capped (Eq. 8)");
 	CHECK(swift_median_h(100 * SWIFT_ONE, 256, 128) == 50, "W 100: 50");
 	CHECK(swift_median_h(100 * SWIFT_ONE, 512, 128) == 25, "W 100, 2 seg/ACK: 25");
 	CHECK(swift_median_h(1000 * SWIFT_ONE, 256, 128) == 128, "W 1000: cap 128");
