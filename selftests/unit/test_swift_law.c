@@ -295,6 +295,121 @@ static void test_pacing_h(void)
 	tap_end();
 }
 
+/*
+ * The per-ACK steps the glue used to run itself, now in swift_on_ack:
+ * LSwift's gate, the Loss-state exception, MSwift's staleness rule and
+ * segments-per-ACK H, the sub-packet pacing cap, the window in bytes,
+ * undo per variant.
+ */
+static void test_core_steps(void)
+{
+	struct swift_cfg c = htsim_cfg();
+	struct swift_core l;
+	struct swift_in in = { .srtt_ns = 100000, .cwnd_clamp = 1000 };
+	struct dcc_sample s = { .rx_ns = 1000000000, .losses = 1, .mss = 1448,
+				.why = DCC_SAMPLE_NO_RTT };
+	struct dcc_decision d;
+
+	tap_begin("core: SACK-hole cut, LSwift's gate at lswift_k missing, none in Loss");
+	swift_core_init(&l, &c, SWIFT_LAZY, 1000);
+	in.missing = 4;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(SWIFT_D_FR(d.flags) == SWIFT_NONE && l.cwnd == 10 * SWIFT_ONE,
+	      "lswift, 4 of 5 missing: no cut (%d)", SWIFT_D_FR(d.flags));
+	in.missing = 5;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(SWIFT_D_FR(d.flags) == SWIFT_FR && l.cwnd == 5 * SWIFT_ONE,
+	      "lswift, 5 missing: cut by max_mdf (%.3f)", q16(l.cwnd));
+	swift_core_release(&l);
+	swift_core_init(&l, &c, 0, 1000);
+	in.missing = 0;
+	in.in_loss = true;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(SWIFT_D_FR(d.flags) == SWIFT_NONE, "swift in Loss: no SACK cut");
+	in.in_loss = false;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(SWIFT_D_FR(d.flags) == SWIFT_FR, "swift, any hole: cut");
+	CHECK(SWIFT_D_LAW(d.flags) == SWIFT_NONE, "no delay sample: no AI/MD");
+	swift_on_recovery_start(&l);
+	CHECK(swift_on_undo(&l) == 5 && l.cwnd == 5 * SWIFT_ONE, "swift keeps its cut on undo");
+	swift_core_release(&l);
+	swift_core_init(&l, &c, SWIFT_LAZY, 1000);
+	swift_on_recovery_start(&l);
+	in.missing = 9;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(swift_on_undo(&l) == 10 && l.cwnd == 10 * SWIFT_ONE, "lswift takes it back");
+	swift_core_release(&l);
+	tap_end();
+
+	tap_begin("core: MSwift's window, H per segments per ACK, emptied after 2 srtt");
+	swift_core_init(&l, &c, SWIFT_LAZY | SWIFT_MEDIAN, 1000);
+	l.cwnd = 100 * SWIFT_ONE;
+	s = (struct dcc_sample){ .rx_ns = 1000000000, .acked = 1, .mss = 1448 };
+	in = (struct swift_in){ .srtt_ns = 100000, .cwnd_clamp = 1000, .cwnd_limited = true };
+	for (int i = 0; i < 60; i++) {
+		s.rx_ns += 1000;
+		s.rtt_ns = i % 4 != 3 ? 10000 : 500000;	/* one in four slow */
+		swift_on_ack(&l, &c, &in, &s, &d);
+	}
+	CHECK(l.med.w.n == 50 && SWIFT_D_H(d.flags) == 50, "W 100, 1 seg/ACK: H 50, %u held",
+	      l.med.w.n);
+	CHECK(l.last_delay_ns == 10000, "the median ignores the slow quarter: %u ns",
+	      l.last_delay_ns);
+	s.rx_ns += 200000;		/* exactly 2 srtt: still fresh */
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(l.med.w.n == 50, "a gap of 2 srtt keeps the window (%u)", l.med.w.n);
+	s.rx_ns += 200001;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(l.med.w.n == 1, "a longer gap empties it (%u)", l.med.w.n);
+	for (int i = 0; i < 40; i++) {
+		s.rx_ns += 1000;
+		s.acked = 2;
+		swift_on_ack(&l, &c, &in, &s, &d);
+	}
+	CHECK(SWIFT_D_H(d.flags) == swift_median_h(l.cwnd, l.spa_q8, 128) &&
+	      SWIFT_D_H(d.flags) < 30, "2 segments per ACK halve H: %u (spa %u/256)",
+	      SWIFT_D_H(d.flags), l.spa_q8);
+	swift_on_idle_restart(&l);
+	CHECK(l.med.w.n == 0, "restart after idle empties it");
+	s.acked = 1;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	in.now_ns = s.rx_ns;
+	swift_on_rto(&l, &c, &in);
+	CHECK(l.med.w.n == 0, "an RTO empties it");
+	swift_core_release(&l);
+	tap_end();
+
+	tap_begin("core: the decision; below one packet srtt is capped at max(target, delay)");
+	swift_core_init(&l, &c, 0, 1000);
+	in = (struct swift_in){ .srtt_ns = 1000000, .cwnd_clamp = 1000 };
+	swift_decide(&l, &c, &in, 1448, &d);
+	CHECK(d.cwnd_bytes == 10 * 1448 && d.rate_bytes_ps == 2 * 10 * 1448 * 1000,
+	      "cwnd 10, srtt 1 ms: %llu B, %llu B/s", (unsigned long long)d.cwnd_bytes,
+	      (unsigned long long)d.rate_bytes_ps);
+	/* test_swift_rto's case: srtt 198 ms after a blackhole, min_cwnd */
+	l.cwnd = SWIFT_MPKT_TO_Q16(1);
+	l.last_delay_ns = 41000;
+	in.srtt_ns = 198000000;
+	swift_decide(&l, &c, &in, 1448, &d);
+	{
+		u64 t = swift_target_ns(&c, 0, l.cwnd);
+		double want = q16(l.cwnd) * 1448 * 1e9 / (double)t;
+
+		CHECK(t > 41000 && fabs((double)d.rate_bytes_ps - want) <= 1,
+		      "cwnd %.4f: %llu B/s = cwnd * mss / target %llu ns (not / srtt)",
+		      q16(l.cwnd), (unsigned long long)d.rate_bytes_ps, (unsigned long long)t);
+		CHECK(d.cwnd_bytes == 1448, "window: one packet (%llu B)",
+		      (unsigned long long)d.cwnd_bytes);
+		l.last_delay_ns = 300000000;	/* the path itself is slow */
+		swift_decide(&l, &c, &in, 1448, &d);
+		want = q16(l.cwnd) * 1448 * 1e9 / 198e6;
+		CHECK(fabs((double)d.rate_bytes_ps - want) <= 1, "delay above srtt: by srtt (%llu)",
+		      (unsigned long long)d.rate_bytes_ps);
+	}
+	swift_core_release(&l);
+	tap_end();
+}
+
 /* Range extremes under UBSan: nothing overflows, results stay bounded. */
 static void test_extremes(void)
 {
@@ -863,6 +978,7 @@ int main(void)
 	test_target();
 	test_md_ai();
 	test_pacing_h();
+	test_core_steps();
 	test_extremes();
 	test_model_single();
 	test_model_fair(false);
