@@ -9,16 +9,18 @@
  * swift_decide() returns.
  *
  * Model (1 us ticks): N senders, each window-limited at max(1, floor(cwnd))
- * packets and paced at cwnd * mss / srtt below one packet (Swift's pacing
- * mode) or at 2 * cwnd * mss / srtt above; packets (1500 B) cross half the
+ * packets and paced at the core's rate (cwnd * mss / rtt below one packet,
+ * Swift's pacing mode, with srtt capped at max(target, last delay); 2 *
+ * cwnd * mss / srtt above); packets (1500 B) cross half the
  * base RTT, wait in one FIFO served at mu (the shared bottleneck), then go
  * to the receiver over one of P paths picked at random per packet; a
  * congested path adds D us one way.  The ACK returns after the other half.
  * Reordering is modelled as Linux's SACK loss detection sees it: a packet
  * overtaken by 3 later ones is "detected lost" at the ACK that makes it so
  * (Swift cuts there: its SACK-hole reaction); for LSwift/MSwift the cut
- * needs lswift_k successive missing packets and is undone when the late
- * packet arrives (DSACK), as tcp_swift does.
+ * needs lswift_k successive missing packets (the core's gate, fed the
+ * run the model recorded at send time) and is undone through the core's
+ * swift_on_undo when the late packet arrives (DSACK), as tcp_swift does.
  *
  * Scale: mu = 1 Gbit/s, base RTT 1 ms (BDP 83 packets, the VM testbed's
  * BDP in packets), queueing allowance 200 us (0.2 RTT), fs_range 1 ms,
