@@ -113,7 +113,7 @@
  *
  * State: struct swift in icsk_ca_priv (<= 104 bytes, BUILD_BUG_ON'd): the
  * core's 96 bytes and a pointer to the parameter snapshot the socket took
- * at init.  The snapshot (struct swift_cfg, 72 bytes, converted once from
+ * at init.  The snapshot (struct swift_cfg, 80 bytes, converted once from
  * the module parameters) does not fit per socket, so as tcp_nscc does,
  * every parameter write publishes a new immutable one (RCU + refcount)
  * and each socket holds a reference to the one current at its init: a
