@@ -1,28 +1,73 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Swift / MSwift control law (Kumar et al., SIGCOMM'20, Algorithm 1; the
- * median variant of Gerstein, Silberstein, Keslassy, "Congestion Control
- * for Spraying with Congested Paths"), plain C shared by tcp_swift.ko and
- * the userspace unit tests.  The kernel glue and the theory are in
+ * Swift / LSwift / MSwift per-ACK core (Kumar et al., SIGCOMM'20,
+ * Algorithm 1; the lazy-loss and median variants of Gerstein, Silberstein,
+ * Keslassy, "Congestion Control for Spraying with Congested Paths"), plain
+ * C.  tcp_swift.ko, the unit-test model (test_swift_law.c), the fuzzer
+ * (fuzz_swift.c) and the callgrind bench (bench_swift*.c) all call the
+ * same entry points; the kernel glue only gathers what the stack knows
+ * (struct swift_in), applies the decision and traces.  The theory is in
  * modules/swift/tcp_swift.c.
  *
- * Fixed-point scales and ranges (dcc range: 1 Mbit/s .. 800 Gbit/s, RTT
- * 1 us .. 1 s, so a BDP is at most 1e11 B / 1448 B ~ 2^26 packets):
- *   cwnd, min_cwnd, max_cwnd: Q16 packets in u64 (SWIFT_ONE = 1 packet).
- *	Clamped to [min_cwnd >= 1 (= 1/65536 pkt), max_cwnd <= SWIFT_CWND_MAX
- *	= 2^30 packets], so cwnd < 2^46 and cwnd * 2^16 < 2^62.
- *   ai: Q16 packets per RTT (<= 100 packets, < 2^23).
- *   beta, max_mdf: Q16 fractions in [0, 1] (<= 2^16).
- *   fs_rmin, fs_rmax: 1/sqrt(cwnd in packets) in Q24; for cwnd >= 1/65536
- *	packet that is <= 256 * 2^24 = 2^32.
- *   target, delay: ns (u64; a 1 s RTT is 1e9 < 2^30).
- *   now, srtt: us on the tcp_mstamp clock; t_last_decrease keeps its low
- *	32 bits and is compared wrap-safe (an RTT < 71 minutes).
+ * Per ACK (swift_on_ack, the shape of tcp_bbr.c's bbr_main):
+ *	swift_count_segments	segments-per-ACK EWMA (MSwift's H)
+ *	swift_sack_hole_cut	SACK-detected loss: cut by max_mdf once per
+ *				RTT; LSwift/MSwift only past lswift_k
+ *				successive missing segments
+ *	swift_delay		the delay the law uses: the sample, or (MSwift)
+ *				the median of the last H, after dropping a
+ *				window gone stale
+ *	swift_aimd		Algorithm 1: AI below the target, MD above
+ *	swift_decide		pacing rate and snd_cwnd from the Q16 window
+ * Events: swift_core_init, swift_on_rto (every set_state(Loss)),
+ * swift_on_recovery_start (ssthresh: remember the window),
+ * swift_on_undo, swift_on_idle_restart, swift_core_release.
+ *
+ * Units: times in ns (the sample's clock), windows in Q16 packets, rates in
+ * bytes/s.  Module parameters keep their sysfs units (us, per mille,
+ * milli-packets, packets) in struct swift_params and are converted once,
+ * by swift_cfg_init(), into struct swift_cfg.
+ *
+ * Fixed-point scales and overflow bounds (dcc range: 1 Mbit/s .. 800
+ * Gbit/s, RTT 1 us .. 1 s, windows 0.001 .. 2^30 packets; a BDP is at most
+ * 1e11 B/s * 1 s / 1448 B ~ 2^26 packets):
+ *   cwnd, min_cwnd, max_cwnd, init_cwnd: Q16 packets in u64 (SWIFT_ONE = 1
+ *	packet), clamped to [min_cwnd >= 1 (= 1/65536 packet; 0.001 packet is
+ *	65), max_cwnd <= SWIFT_CWND_MAX = 2^30 packets]: cwnd < 2^47.
+ *   ai: Q16 packets per RTT, <= 65.535 packets < 2^23.  AI adds
+ *	ai * acked / cwnd (ai * acked < 2^23 * 2^32 = 2^55, times 2^16 in a
+ *	128-bit dcc_mul_div) or, below one packet, ai * acked (< 2^55: the
+ *	sum < 2^56 before the clamp).
+ *   beta, max_mdf: Q16 fractions in [0, 1] (<= 2^16); cwnd * f < 2^63.
+ *   fs_rmin, fs_rmax: 1/sqrt(cwnd in packets) in Q24, <= 2^32 for any
+ *	cwnd >= 1/65536; fs = fs_range * (r - rmax) / (rmin - rmax) with
+ *	fs_range <= 1e9 ns < 2^30 and r - rmax <= 2^32: 2^62, 128-bit safe.
+ *   target_base_ns: (base_target + hops * hop_us) us in ns, <= 2.65e10
+ *	(< 2^35); plus the min RTT (<= 2^29 us from the stack, < 2^49 ns) in
+ *	relative mode, plus fs: < 2^50.
+ *   delay, rtt_ns: u32 ns <= 1e9 (the sample's clamp); the median window
+ *	keeps them as they are.  MD cut = beta * (delay - t) / delay:
+ *	2^16 * 2^30 < 2^47.
+ *   now, t_last_decrease, last_push_ns: u64 ns (585 years; no wrap).
+ *   srtt_ns: the stack's srtt (< 2^29 us, so < 2^49 ns); 1 ms before the
+ *	first sample.  The once-per-RTT guard compares ns differences with it.
+ *   pacing rate = pct/100 * cwnd * mss / rtt (pct 100 below one packet):
+ *	cwnd * mss < 2^47 * 2^16 = 2^63, times 1e9 * pct (< 2^40) in 128
+ *	bits, over rtt_ns * 100 (< 2^56); the quotient then shifted down by
+ *	16 (floor of a floor is the floor of the whole: exact).  At the
+ *	range's top (2^30 packets of 64 KB in 1 us) it saturates at U64_MAX,
+ *	which the glue clamps to sk_max_pacing_rate.
+ *   cwnd_bytes = max(1, floor(cwnd)) * mss < 2^30 * 2^16 = 2^46.
+ *   fs_ns: fs <= fs_range <= 1e9 ns, kept in u32.
+ *   spa_q8: segments per ACK, Q8, EWMA 1/8 of min(acked, 255): <= 2^16.
+ *   H = max(W/2, 1) ACKs of spa segments: (W << 8) / (2 spa) < 2^39.
  */
 #ifndef _DCC_SWIFT_H
 #define _DCC_SWIFT_H
 
 #include "fixp.h"
+#include "median.h"
+#include "sample.h"
 
 #define SWIFT_SHIFT 16
 #define SWIFT_ONE (1ULL << SWIFT_SHIFT)		/* one packet, Q16 */
@@ -32,31 +77,95 @@
 #define SWIFT_PM_TO_Q16(pm) ((u32)(((u64)(pm) << SWIFT_SHIFT) / 1000))
 /* milli-packets -> Q16 packets (rounded down, at least 1) */
 #define SWIFT_MPKT_TO_Q16(m) max_t(u64, (u64)(m) * SWIFT_ONE / 1000, 1)
+/* srtt before the first RTT sample (as tcp_bbr's initial pacing), ns */
+#define SWIFT_SRTT_DEFAULT_NS 1000000ULL
 
-/* What one socket's law needs, resolved once from its parameter snapshot. */
-struct swift_law_cfg {
-	u64 target_base_ns;	/* target without the flow-scaling term:
-				 * base_target (+ min RTT in relative mode)
-				 * + hops * per-hop, ns
-				 */
+/* The module parameters, in their sysfs units (tcp_swift.c: ranges). */
+struct swift_params {
+	u32 base_target_us;	/* 1..1e6 */
+	u32 target_mode;	/* 0 relative to the min RTT, 1 absolute */
+	u32 hops;		/* 0..255 */
+	u32 hop_us;		/* 0..1e5 */
+	u32 fs_range_us;	/* 0..1e6 */
+	u32 fs_min_cwnd_mpkt;	/* 1..65535 */
+	u32 fs_max_cwnd;	/* 1..1e9 packets */
+	u32 ai_mpkt;		/* 1..65535 */
+	u32 beta_pm;		/* 0..1000 */
+	u32 max_mdf_pm;		/* 1..1000 */
+	u32 min_cwnd_mpkt;	/* 1..65535 */
+	u32 init_cwnd;		/* 1..65535 packets */
+	u32 retx_reset;		/* 1..255 */
+	u32 lswift_k;		/* 1..255 */
+	u32 h_cap;		/* 1..1024 */
+	u32 pctl;		/* 0..100 */
+	u32 pacing_pct;		/* 100..1000 */
+};
+
+/*
+ * What the core needs of the parameters, converted once (swift_cfg_init).
+ * Immutable once built: tcp_swift shares one per parameter set among its
+ * sockets.  The per-socket inputs (min RTT, snd_cwnd_clamp) come per ACK
+ * in struct swift_in.
+ */
+struct swift_cfg {
+	u64 target_base_ns;	/* base_target + hops * hop_us, ns */
 	u64 fs_range_ns;	/* flow-scaling range, ns (0 = off) */
 	u64 fs_rmin;		/* 1/sqrt(fs_min_cwnd), Q24 */
 	u64 fs_rmax;		/* 1/sqrt(fs_max_cwnd), Q24, < fs_rmin */
 	u64 min_cwnd;		/* Q16 packets, >= 1 */
-	u64 max_cwnd;		/* Q16 packets, <= SWIFT_CWND_MAX */
+	u64 init_cwnd;		/* Q16 packets */
 	u32 ai;			/* Q16 packets per RTT */
 	u32 beta;		/* Q16 */
 	u32 max_mdf;		/* Q16, > 0 */
 	u32 retx_reset;		/* RETX_RESET_THRESHOLD, consecutive RTOs */
+	u32 lswift_k;		/* successive missing segments for a cut */
+	u32 pctl;		/* MSwift percentile (50 = median) */
+	u16 h_cap;		/* MSwift window cap, ACKs */
+	u16 pacing_pct;		/* pacing at >= 1 packet, % of cwnd / srtt */
+	bool relative;		/* target above the flow's min RTT */
 };
 
-/* The law's per-flow state. */
-struct swift_law {
+/* Variant bits of struct swift_core.flags. */
+#define SWIFT_LAZY	0x1	/* LSwift gate + undo (lswift, mswift) */
+#define SWIFT_MEDIAN	0x2	/* median-filtered delay (mswift) */
+
+/*
+ * One flow's state, 96 bytes (tcp_swift keeps it in icsk_ca_priv).
+ * fs_cwnd / fs_ns cache the flow-scaling term of the window it was last
+ * computed for, so the square root runs once per window change: the law
+ * reads fs at the window before the ACK, the sub-packet pacer at the one
+ * after, and the first is the second of the previous ACK.  The cache is
+ * keyed on the window alone: a socket's swift_cfg never changes.
+ */
+struct swift_core {
 	u64 cwnd;		/* Q16 packets */
-	u32 t_last_decrease;	/* us, low 32 bits of the clock; 0 = never
-				 * (16 bytes in all: it lives in icsk_ca_priv)
+	u64 t_last_decrease;	/* ns; 0 = never */
+	u64 last_push_ns;	/* MSwift: when the last sample entered */
+	u64 target_ns;		/* target of the last AI/MD decision */
+	u64 fs_cwnd;		/* window of the cached fs_ns (0: fs 0) */
+	struct dcc_medbuf med;	/* MSwift window (zero otherwise), 40 B */
+	u32 last_delay_ns;	/* delay the law used last (MSwift: median) */
+	u32 prior_cwnd;		/* packets, for undo */
+	u32 fs_ns;		/* fs(fs_cwnd), ns (<= fs_range <= 1e9) */
+	u16 spa_q8;		/* EWMA of segments per ACK, Q8 (256 = 1) */
+	u8 retx_cnt;		/* consecutive RTOs (saturates at 255) */
+	u8 flags;		/* SWIFT_LAZY | SWIFT_MEDIAN */
+};
+
+/*
+ * What only the stack knows, per ACK or event, as plain values.
+ */
+struct swift_in {
+	u64 now_ns;		/* events: the clock (swift_on_ack: s->rx_ns) */
+	u64 srtt_ns;		/* smoothed RTT; SWIFT_SRTT_DEFAULT_NS if none */
+	u64 min_rtt_ns;		/* relative target's base; 0 = none yet */
+	u32 cwnd_clamp;		/* snd_cwnd_clamp, packets */
+	u32 missing;		/* successive segments missing at snd_una
+				 * (neither SACKed nor delivered), counted up
+				 * to lswift_k; read only when s->losses > 0
 				 */
-	u32 retx_cnt;		/* consecutive RTOs */
+	bool cwnd_limited;	/* AI allowed */
+	bool in_loss;		/* TCP_CA_Loss: the SACK reaction is off */
 };
 
 /* What a call did (tracepoint "action"). */
@@ -69,67 +178,91 @@ enum swift_action {
 	SWIFT_RTO = 5,		/* RTO cut by max_mdf (or held) */
 	SWIFT_RESET = 6,	/* retx_reset consecutive RTOs: cwnd = min */
 	SWIFT_NO_AI = 7,	/* below target but not cwnd-limited */
+	SWIFT_NONE = 15,	/* no such decision on this ACK */
 };
+
+/*
+ * dcc_decision.flags of swift_on_ack: the AI/MD action (SWIFT_NONE if the
+ * ACK had no delay sample), the SACK-hole action (SWIFT_NONE if no loss
+ * was acted on) and MSwift's H (0 otherwise), for the tracepoint.
+ */
+#define SWIFT_D_LAW(f)		((enum swift_action)((f) & 0xf))
+#define SWIFT_D_FR(f)		((enum swift_action)(((f) >> 4) & 0xf))
+#define SWIFT_D_H(f)		((u16)((f) >> 16))
+#define SWIFT_D_MAKE(law, fr, h) \
+	((u32)(law) | ((u32)(fr) << 4) | ((u32)(h) << 16))
+
+/* Convert the parameters once. */
+void swift_cfg_init(struct swift_cfg *c, const struct swift_params *p);
+
+/* The socket's window clamp: [min_cwnd, min(clamp, 2^30) packets]. */
+u64 swift_max_cwnd(const struct swift_cfg *c, u32 cwnd_clamp);
+
+/*
+ * Start a flow: cwnd = init_cwnd within the clamps; MSwift's window
+ * (dcc_medbuf_init: 0, or -ENOMEM on the 3-sample fallback).
+ */
+int swift_core_init(struct swift_core *st, const struct swift_cfg *c,
+		    u8 flags, u32 cwnd_clamp);
+/* Undo swift_core_init; safe on a zero-filled state. */
+void swift_core_release(struct swift_core *st);
+
+/*
+ * One ACK.  @s is the neutral sample (rx_ns is the clock on every ACK;
+ * why == 0 when it carries a delay sample); @d receives the pacing rate
+ * and the window (whole packets times mss, at least one packet: below
+ * one packet the rate is the limit) and the SWIFT_D_* trace facts.
+ */
+void swift_on_ack(struct swift_core *st, const struct swift_cfg *c,
+		  const struct swift_in *in, const struct dcc_sample *s,
+		  struct dcc_decision *d);
+
+/* The pacing rate and window of the current state (any event). */
+void swift_decide(struct swift_core *st, const struct swift_cfg *c,
+		  const struct swift_in *in, u32 mss, struct dcc_decision *d);
+
+/* An RTO (every set_state(Loss)): cut, count, drop stale samples. */
+enum swift_action swift_on_rto(struct swift_core *st, const struct swift_cfg *c,
+			       const struct swift_in *in);
+/* Recovery or RTO begins (ssthresh): remember the window for undo. */
+void swift_on_recovery_start(struct swift_core *st);
+/* A loss proven spurious: LSwift/MSwift take the cut back.  Packets. */
+u32 swift_on_undo(struct swift_core *st);
+/* Restart after idle: the median window's samples are stale. */
+void swift_on_idle_restart(struct swift_core *st);
+
+/* ---- the steps, exposed for the unit tests ---------------------------- */
 
 /* 1/sqrt(x / 2^16) in Q24 for x (Q16 packets) >= 1; 2^32 for x = 0..1. */
 u64 swift_inv_sqrt(u64 cwnd);
 
 /* Resolve fs_rmin / fs_rmax from fs_min_cwnd / fs_max_cwnd (Q16 packets). */
-void swift_cfg_fs(struct swift_law_cfg *c, u64 fs_min_cwnd, u64 fs_max_cwnd);
+void swift_cfg_fs(struct swift_cfg *c, u64 fs_min_cwnd, u64 fs_max_cwnd);
 
 /*
- * Flow-scaling term ([S] 3.5, spec 2.2):
+ * Flow-scaling term ([S] 3.5):
  *	fs(cwnd) = clamp(alpha / sqrt(cwnd) + beta, 0, fs_range)
  * with alpha, beta chosen so fs(fs_min_cwnd) = fs_range and
  * fs(fs_max_cwnd) = 0, i.e. fs = range * (r - rmax) / (rmin - rmax) with
  * r = 1/sqrt(cwnd).  0 when cwnd = 0 (as htsim).  ns.
  */
-u64 swift_fs_ns(const struct swift_law_cfg *c, u64 cwnd);
+u64 swift_fs_ns(const struct swift_cfg *c, u64 cwnd);
 
-/* target(cwnd) = target_base + fs(cwnd), ns */
-u64 swift_target_ns(const struct swift_law_cfg *c, u64 cwnd);
-
-/* The cwnd may be cut now: at most once per RTT (now - t_last >= srtt). */
-bool swift_can_decrease(const struct swift_law *l, u64 now_us, u32 srtt_us);
+/* target(cwnd) = target_base (+ min RTT if relative) + fs(cwnd), ns */
+u64 swift_target_ns(const struct swift_cfg *c, u64 min_rtt_ns, u64 cwnd);
 
 /*
- * One ACK with a delay sample (Algorithm 1): AI below target (+ai/cwnd per
- * packet acked, or +ai per packet acked below one packet), else MD by
- * max(1 - beta * (delay - target) / delay, 1 - max_mdf) at most once per
- * RTT.  @grow false suppresses AI (the flow is not cwnd-limited).  Resets
- * the consecutive-RTO count.  *target_ns receives the target used.
+ * Pacing rate, bytes/s: pct/100 * cwnd * mss / rtt, pct 100 below one
+ * packet (one packet every rtt / cwnd, [S] 3.3).  @rtt_ns 0 counts as 1.
  */
-enum swift_action swift_on_ack(struct swift_law *l, const struct swift_law_cfg *c,
-			       u64 now_us, u32 srtt_us, u64 delay_ns,
-			       u32 acked, bool grow, u64 *target_ns);
-
-/* A SACK-detected loss (fast recovery): cwnd *= 1 - max_mdf, once per RTT. */
-enum swift_action swift_on_fast_recovery(struct swift_law *l,
-					 const struct swift_law_cfg *c,
-					 u64 now_us, u32 srtt_us);
-
-/* An RTO: cut by max_mdf once per RTT; min_cwnd after retx_reset of them. */
-enum swift_action swift_on_rto(struct swift_law *l, const struct swift_law_cfg *c,
-			       u64 now_us, u32 srtt_us);
+u64 swift_pacing_rate(u64 cwnd, u32 mss, u64 rtt_ns, u32 pct);
 
 /* Whole packets for snd_cwnd: max(1, floor(cwnd)), <= U32_MAX. */
 u32 swift_cwnd_pkts(u64 cwnd);
 
 /*
- * Pacing rate, bytes/s.  Below one packet Swift paces one packet every
- * rtt / cwnd ([S] 3.3): rate = cwnd * mss / srtt, @srtt_us being the path
- * RTT the caller chose (tcp_swift: srtt capped at max(target, last delay)
- * there).  At or above one packet the window is the limit and pacing only
- * smooths:
- * rate = pct/100 * cwnd * mss / srtt (pct 200 = Linux's default ratio).
- * @srtt_us 0 is treated as 1 us.
- */
-u64 swift_pacing_rate(u64 cwnd, u32 mss, u32 srtt_us, u32 pct);
-
-/*
  * MSwift's median window H = max(W/2, 1) ACKs (Eq. 8), W = cwnd in packets,
- * in ACKs of @spa_q8 segments each (EWMA of segments per ACK, Q8; spec
- * 8-B3), clamped to [1, cap].
+ * in ACKs of @spa_q8 segments each, clamped to [1, cap].
  */
 u16 swift_median_h(u64 cwnd, u32 spa_q8, u16 cap);
 

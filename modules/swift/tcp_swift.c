@@ -35,22 +35,23 @@
  * cuts on a SACK-detected loss only when lswift_k successive packets are
  * missing, and takes the cut back when Linux proves it spurious (undo).
  *
- * Paper symbol -> field (per socket, struct swift):
- *	cwnd, t_last_decrease, retransmit_cnt	law.cwnd (Q16), .t_last_decrease,
- *						.retx_cnt (struct swift_law)
- *	base_target, hops * h			base_us (+ tcp_min_rtt in relative mode)
- *	fs_range, fs_min_cwnd, fs_max_cwnd	fs_range_us, fs_rmin, fs_rmax (1/sqrt, Q24)
- *	ai, beta, max_mdf			ai_mpkt, beta_pm, max_mdf_pm
- *	min_cwnd, RETX_RESET_THRESHOLD		min_cwnd_mpkt, retx_reset
- *	H (MSwift), its cap			swift_median_h(), h_cap; med (dcc_medbuf)
- *	LSwift's "5 successive delayed pkts"	lswift_k
- *	delay					dcc_sample.rtt_us (rs->rtt_us)
+ * Paper symbol -> field (struct swift_core per socket, struct swift_cfg
+ * shared; include/dcc/swift.h):
+ *	cwnd, t_last_decrease, retransmit_cnt	core.cwnd (Q16), .t_last_decrease (ns),
+ *						.retx_cnt
+ *	base_target, hops * h			cfg.target_base_ns (+ tcp_min_rtt if relative)
+ *	fs_range, fs_min_cwnd, fs_max_cwnd	cfg.fs_range_ns, .fs_rmin, .fs_rmax (1/sqrt, Q24)
+ *	ai, beta, max_mdf			cfg.ai, .beta, .max_mdf (Q16)
+ *	min_cwnd, RETX_RESET_THRESHOLD		cfg.min_cwnd, .retx_reset
+ *	H (MSwift), its cap			swift_median_h(), cfg.h_cap; core.med (dcc_medbuf)
+ *	LSwift's "5 successive delayed pkts"	cfg.lswift_k
+ *	delay					dcc_sample.rtt_ns (rs->rtt_us * 1000)
  *
- * What the papers leave open, and what this does (spec swift.md section 8):
+ * What the papers leave open, and what this does (differences from the papers):
  *  - target: Swift's absolute target assumes NIC timestamps; with software
  *    timestamps the unloaded RTT is a host property, so the default
  *    target_mode 0 (relative) uses target = tcp_min_rtt + base_target +
- *    hops * hop_us + fs (spec 6.5); target_mode 1 is [S]'s absolute target.
+ *    hops * hop_us + fs; target_mode 1 is [S]'s absolute target.
  *  - hops: a CC callback cannot see the ACK's TTL ([S] derives the hop
  *    count from it), so hops is a module parameter (fabric diameter),
  *    default 0: the per-hop term is off unless the operator sets it.
@@ -60,9 +61,9 @@
  *    once-per-RTT guard ([H] applies it per recovery episode).  Swift has no
  *    undo ([S], [H]): undo_cwnd keeps the cut.  LSwift/MSwift: the cut
  *    needs lswift_k successive missing segments at snd_una (our reading of
- *    LTCP-U's "successive delayed packets"; a count of ACKs, as spec 4.2
- *    proposes, would pass for any single packet delayed by more than five
- *    ACK times, which is every slow-path packet), and undo_cwnd restores
+ *    LTCP-U's "successive delayed packets"; a count of ACKs instead
+ *    would pass for any single packet delayed by more than five ACK
+ *    times, which is every slow-path packet), and undo_cwnd restores
  *    the window when DSACK/timestamps prove the loss spurious.
  *  - RTO: every expiry of the retransmission timer calls set_state(Loss)
  *    (tcp_enter_loss), while CA_EVENT_LOSS and ssthresh come only once per
@@ -70,7 +71,7 @@
  *    the count of consecutive RTOs resets on the next ACK with a delay
  *    sample.  The stack then sets cwnd = inflight + 1 for the retransmit;
  *    the cut window takes over on the next ACK, its pacing rate at once.
- *  - the median window (spec 8-B3): H in ACKs of segs_per_ack segments
+ *  - the median window: H in ACKs of segs_per_ack segments
  *    each (EWMA), capped at h_cap, kept by dcc_lib's dcc_medbuf (GFP_NOWAIT
  *    buffer; on allocation failure a 3-sample window, counted in the
  *    read-only parameter medbuf_fallbacks).  Staleness ([M] III-A: ignore
@@ -102,12 +103,29 @@
  *  - ecwnd (endpoint congestion) is not implemented: TCP does not carry the
  *    remote NIC timestamps it needs.
  *
- * State: 104 bytes in icsk_ca_priv (BUILD_BUG_ON'd) plus, for mswift, the
- * median buffer of 8 * h_cap bytes from dcc_medbuf, acquired by init and
- * freed by release (dcc.h: lifecycle; hooks before init leave the state
- * alone).  Nothing sleeps.
+ * Code layout: everything per ACK that is not a kernel call lives in the
+ * plain-C core (swift_law.c, include/dcc/swift.h: swift_on_ack and the
+ * event functions), which the unit-test model, the fuzzer and the bench
+ * call too.  This file gathers the stack's facts (struct swift_in: srtt,
+ * min RTT, cwnd-limited, snd_cwnd_clamp, LSwift's missing-segment run),
+ * applies the decision (snd_cwnd, sk_pacing_rate, the pacing-stamp bound)
+ * and traces.
+ *
+ * State: struct swift in icsk_ca_priv (<= 104 bytes, BUILD_BUG_ON'd): the
+ * core's 96 bytes and a pointer to the parameter snapshot the socket took
+ * at init.  The snapshot (struct swift_cfg, 80 bytes, converted once from
+ * the module parameters) does not fit per socket, so as tcp_nscc does,
+ * every parameter write publishes a new immutable one (RCU + refcount)
+ * and each socket holds a reference to the one current at its init: a
+ * running flow never sees its parameters change.  For mswift, plus the
+ * median buffer of 8 * h_cap bytes from dcc_medbuf.  Init acquires both,
+ * release gives both back (dcc.h: lifecycle; hooks before init leave the
+ * state alone).  Nothing sleeps.
  */
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/refcount.h>
+#include <linux/rcupdate.h>
 #include <net/tcp.h>
 #include <linux/inet_diag.h>
 #include "dcc/dcc.h"
@@ -116,7 +134,7 @@
 #define CREATE_TRACE_POINTS
 #include "swift_trace.h"
 
-/* ---- tunables (validated; snapshotted per socket in swift_init) ------- */
+/* ---- tunables (validated; published as an immutable snapshot) ---------- */
 
 static u32 base_target_us = 25;	/* queueing allowance (relative mode) */
 static u32 target_mode;			/* 0 relative, 1 absolute ([S]) */
@@ -132,158 +150,219 @@ static u32 min_cwnd_mpkt = 1;		/* 0.001 packet ([S]) */
 static u32 init_cwnd = 10;		/* packets (Linux IW) */
 static u32 retx_reset = 5;		/* RETX_RESET_THRESHOLD ([H]) */
 static u32 lswift_k = 5;		/* successive missing pkts ([M] III-B) */
-static u32 h_cap = 128;			/* MSwift window cap (spec 8-B3) */
+static u32 h_cap = 128;			/* MSwift window cap */
 static u32 pctl = 50;			/* 50 = median; 10/90: [M] Fig. 12 */
 static u32 pacing_pct = 200;		/* pacing at >= 1 packet, % of cwnd/srtt */
 
-dcc_param_range(base_target_us, base_target_us, 1, 1000000, 0644,
-		"target delay in us: above the min RTT (target_mode 0) or absolute (1)");
-dcc_param_range(target_mode, target_mode, 0, 1, 0644,
-		"0 = target relative to tcp_min_rtt, 1 = absolute target as in Swift");
-dcc_param_range(hops, hops, 0, 255, 0644,
-		"hop count for the topology-scaling term (CC cannot see the TTL)");
-dcc_param_range(hop_us, hop_us, 0, 100000, 0644,
-		"per-hop target increment h in us");
-dcc_param_range(fs_range_us, fs_range_us, 0, 1000000, 0644,
-		"flow-scaling range in us (0 = no flow scaling)");
-dcc_param_range(fs_min_cwnd_mpkt, fs_min_cwnd_mpkt, 1, 65535, 0644,
-		"cwnd at which flow scaling reaches fs_range, milli-packets");
-dcc_param_range(fs_max_cwnd, fs_max_cwnd, 1, 1000000000, 0644,
-		"cwnd at and above which flow scaling is 0, packets");
-dcc_param_range(ai_mpkt, ai_mpkt, 1, 65535, 0644,
-		"additive increment ai per RTT, milli-packets");
-dcc_param_range(beta_pm, beta_pm, 0, 1000, 0644,
-		"multiplicative-decrease gain beta, per mille");
-dcc_param_range(max_mdf_pm, max_mdf_pm, 1, 1000, 0644,
-		"largest multiplicative decrease max_mdf, per mille");
-dcc_param_range(min_cwnd_mpkt, min_cwnd_mpkt, 1, 65535, 0644,
-		"smallest cwnd, milli-packets (below 1000 the pacer enforces it)");
-dcc_param_range(init_cwnd, init_cwnd, 1, 65535, 0644,
-		"initial cwnd, packets");
-dcc_param_range(retx_reset, retx_reset, 1, 255, 0644,
-		"consecutive RTOs after which cwnd = min_cwnd");
-dcc_param_range(lswift_k, lswift_k, 1, 255, 0644,
-		"lswift/mswift: successive missing segments for a fast-recovery cut");
-dcc_param_range(h_cap, h_cap, 1, 1024, 0644,
-		"mswift: cap of the median window H = max(W/2, 1), ACKs");
-dcc_param_range(pctl, pctl, 0, 100, 0644,
-		"mswift: percentile of the window's delays (50 = median)");
-dcc_param_range(pacing_pct, pacing_pct, 100, 1000, 0644,
-		"pacing rate at cwnd >= 1 packet, % of cwnd * mss / srtt");
+/* One immutable configuration; sockets hold references. */
+struct swift_snap {
+	refcount_t ref;
+	struct rcu_head rcu;
+	struct swift_cfg cfg;
+};
+
+static struct swift_snap __rcu *swift_cur;
+static DEFINE_SPINLOCK(swift_snap_lock);
+/* used only if no snapshot exists (never after module init): defaults */
+static struct swift_snap swift_snap_fallback;
+
+static void swift_params_now(struct swift_params *p)
+{
+	*p = (struct swift_params){
+		.base_target_us = READ_ONCE(base_target_us),
+		.target_mode = READ_ONCE(target_mode),
+		.hops = READ_ONCE(hops),
+		.hop_us = READ_ONCE(hop_us),
+		.fs_range_us = READ_ONCE(fs_range_us),
+		.fs_min_cwnd_mpkt = READ_ONCE(fs_min_cwnd_mpkt),
+		.fs_max_cwnd = READ_ONCE(fs_max_cwnd),
+		.ai_mpkt = READ_ONCE(ai_mpkt),
+		.beta_pm = READ_ONCE(beta_pm),
+		.max_mdf_pm = READ_ONCE(max_mdf_pm),
+		.min_cwnd_mpkt = READ_ONCE(min_cwnd_mpkt),
+		.init_cwnd = READ_ONCE(init_cwnd),
+		.retx_reset = READ_ONCE(retx_reset),
+		.lswift_k = READ_ONCE(lswift_k),
+		.h_cap = READ_ONCE(h_cap),
+		.pctl = READ_ONCE(pctl),
+		.pacing_pct = READ_ONCE(pacing_pct),
+	};
+}
+
+static void swift_snap_put(struct swift_snap *s)
+{
+	if (s && s != &swift_snap_fallback && refcount_dec_and_test(&s->ref))
+		kfree_rcu(s, rcu);
+}
+
+static struct swift_snap *swift_snap_get(void)
+{
+	struct swift_snap *s;
+
+	rcu_read_lock();
+	do {	/* a replaced snapshot may drop to 0: read the new pointer */
+		s = rcu_dereference(swift_cur);
+	} while (s && !refcount_inc_not_zero(&s->ref));
+	rcu_read_unlock();
+	return s ? s : &swift_snap_fallback;
+}
+
+/* Convert the current values once and make them the current snapshot. */
+static int swift_publish(void)
+{
+	struct swift_snap *s = kzalloc(sizeof(*s), GFP_KERNEL), *old;
+	struct swift_params p;
+
+	if (!s)
+		return -ENOMEM;
+	refcount_set(&s->ref, 1);	/* swift_cur's reference */
+	swift_params_now(&p);
+	swift_cfg_init(&s->cfg, &p);
+	spin_lock_bh(&swift_snap_lock);
+	old = rcu_replace_pointer(swift_cur, s, lockdep_is_held(&swift_snap_lock));
+	spin_unlock_bh(&swift_snap_lock);
+	swift_snap_put(old);
+	return 0;
+}
+
+/*
+ * Parameter writes: dcc_lib's range check (-EINVAL, old value kept), then
+ * a new snapshot; if that cannot be allocated the old value is restored.
+ * Writes are serialised by the module parameter lock.
+ */
+static int swift_param_set(const char *val, const struct kernel_param *kp)
+{
+	const struct dcc_param_range *r = kp->arg;
+	u32 old = READ_ONCE(*r->val);
+	int err = dcc_param_ops_range.set(val, kp);
+
+	if (err)
+		return err;
+	err = swift_publish();
+	if (err)
+		WRITE_ONCE(*r->val, old);
+	return err;
+}
+
+static int swift_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct dcc_param_range *r = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*r->val));
+}
+
+static const struct kernel_param_ops swift_param_ops = {
+	.set = swift_param_set,
+	.get = swift_param_get,
+};
+
+#define swift_param(name, lo, hi, desc)					\
+	static struct dcc_param_range __swift_range_##name = {		\
+		.val = &(name), .min = (lo), .max = (hi) };		\
+	module_param_cb(name, &swift_param_ops, &__swift_range_##name, 0644); \
+	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+
+swift_param(base_target_us, 1, 1000000,
+	    "target delay in us: above the min RTT (target_mode 0) or absolute (1)");
+swift_param(target_mode, 0, 1,
+	    "0 = target relative to tcp_min_rtt, 1 = absolute target as in Swift");
+swift_param(hops, 0, 255,
+	    "hop count for the topology-scaling term (CC cannot see the TTL)");
+swift_param(hop_us, 0, 100000, "per-hop target increment h in us");
+swift_param(fs_range_us, 0, 1000000, "flow-scaling range in us (0 = no flow scaling)");
+swift_param(fs_min_cwnd_mpkt, 1, 65535,
+	    "cwnd at which flow scaling reaches fs_range, milli-packets");
+swift_param(fs_max_cwnd, 1, 1000000000,
+	    "cwnd at and above which flow scaling is 0, packets");
+swift_param(ai_mpkt, 1, 65535, "additive increment ai per RTT, milli-packets");
+swift_param(beta_pm, 0, 1000, "multiplicative-decrease gain beta, per mille");
+swift_param(max_mdf_pm, 1, 1000, "largest multiplicative decrease max_mdf, per mille");
+swift_param(min_cwnd_mpkt, 1, 65535,
+	    "smallest cwnd, milli-packets (below 1000 the pacer enforces it)");
+swift_param(init_cwnd, 1, 65535, "initial cwnd, packets");
+swift_param(retx_reset, 1, 255, "consecutive RTOs after which cwnd = min_cwnd");
+swift_param(lswift_k, 1, 255,
+	    "lswift/mswift: successive missing segments for a fast-recovery cut");
+swift_param(h_cap, 1, 1024, "mswift: cap of the median window H = max(W/2, 1), ACKs");
+swift_param(pctl, 0, 100, "mswift: percentile of the window's delays (50 = median)");
+swift_param(pacing_pct, 100, 1000, "pacing rate at cwnd >= 1 packet, % of cwnd * mss / srtt");
 
 /* mswift sockets whose median buffer allocation failed (3-sample window) */
 static atomic_t medbuf_fallbacks = ATOMIC_INIT(0);
 dcc_param_counter(medbuf_fallbacks, medbuf_fallbacks,
 		  "mswift sockets started on the 3-sample fallback window");
 
-/* ---- per-socket state: 104 bytes, BUILD_BUG_ON'd ---------------------- */
+/* ---- per-socket state: <= 104 bytes, BUILD_BUG_ON'd -------------------- */
 
 enum swift_variant { SWIFT_V_SWIFT = 0, SWIFT_V_LSWIFT = 1, SWIFT_V_MSWIFT = 2 };
 
-#define SWIFT_F_INITED	0x1
-#define SWIFT_F_ABS	0x2	/* absolute target (target_mode 1) */
-#define SWIFT_F_LAZY	0x4	/* LSwift gate + undo (lswift, mswift) */
-#define SWIFT_F_MEDIAN	0x8	/* median-filtered delay (mswift) */
-
+/* 104 bytes; init sets snap, so snap != NULL is "initialised" (dcc.h) */
 struct swift {
-	struct swift_law law;	/* cwnd Q16, once-per-RTT guard (16 B) */
-	struct dcc_medbuf med;	/* mswift window (40 B; zero otherwise) */
-	u32 prior_cwnd;		/* packets, for undo_cwnd */
-	u32 base_us;		/* base_target + hops * hop_us (snapshot) */
-	u32 fs_range_us;	/* snapshot */
-	u32 fs_rmin;		/* 1/sqrt(fs_min_cwnd), Q24 (<= 2^30) */
-	u32 fs_rmax;		/* 1/sqrt(fs_max_cwnd), Q24 */
-	u32 last_delay_us;	/* delay the law used last (median for mswift) */
-	u32 last_push_us;	/* low 32 bits of the clock at the last sample */
-	u16 ai_mpkt;		/* snapshots ... */
-	u16 min_cwnd_mpkt;
-	u16 beta_pm;
-	u16 max_mdf_pm;
-	u16 h_cap;
-	u16 spa_q8;		/* EWMA of segments per ACK, Q8 (256 = 1) */
-	u16 pacing_pct;
-	u8 retx_reset;
-	u8 lswift_k;
-	u8 pctl;
-	u8 variant;		/* enum swift_variant */
-	u8 flags;		/* SWIFT_F_* */
-	u8 pad;
+	struct swift_core core;		/* 96 B */
+	struct swift_snap *snap;	/* parameters taken at init */
 };
+
+static bool swift_inited(const struct swift *ca)
+{
+	return ca->snap;
+}
+
+/* the variant, from the core's bits (tracepoint) */
+static u8 swift_variant(const struct swift *ca)
+{
+	if (ca->core.flags & SWIFT_MEDIAN)
+		return SWIFT_V_MSWIFT;
+	return ca->core.flags & SWIFT_LAZY ? SWIFT_V_LSWIFT : SWIFT_V_SWIFT;
+}
 
 static u8 swift_variant_of(const struct sock *sk);
 
-/* Resolve the law's inputs for this socket from its snapshot. */
-static void swift_cfg(const struct sock *sk, const struct swift *ca,
-		      struct swift_law_cfg *c)
-{
-	u64 base = ca->base_us;
-
-	if (!(ca->flags & SWIFT_F_ABS))
-		base += dcc_base_rtt_us(sk, 0);	/* 0 before any RTT sample */
-	*c = (struct swift_law_cfg){
-		.target_base_ns = base * NSEC_PER_USEC,
-		.fs_range_ns = (u64)ca->fs_range_us * NSEC_PER_USEC,
-		.fs_rmin = ca->fs_rmin,
-		.fs_rmax = ca->fs_rmax,
-		.min_cwnd = SWIFT_MPKT_TO_Q16(ca->min_cwnd_mpkt),
-		.max_cwnd = min_t(u64, (u64)tcp_sk(sk)->snd_cwnd_clamp << SWIFT_SHIFT,
-				  SWIFT_CWND_MAX),
-		.ai = (u32)(((u64)ca->ai_mpkt << SWIFT_SHIFT) / 1000),
-		.beta = SWIFT_PM_TO_Q16(ca->beta_pm),
-		.max_mdf = SWIFT_PM_TO_Q16(ca->max_mdf_pm),
-		.retx_reset = ca->retx_reset,
-	};
-	c->max_cwnd = max(c->max_cwnd, c->min_cwnd);
-}
-
-/* srtt in us; 1 ms before the first sample (as tcp_bbr's initial pacing) */
-static u32 swift_srtt_us(const struct sock *sk)
+/* srtt in ns; 1 ms before the first sample (as tcp_bbr's initial pacing) */
+static u64 swift_srtt_ns(const struct sock *sk)
 {
 	u32 srtt = tcp_sk(sk)->srtt_us >> 3;
 
-	return srtt ? srtt : USEC_PER_MSEC;
+	return srtt ? (u64)srtt * NSEC_PER_USEC : SWIFT_SRTT_DEFAULT_NS;
 }
 
-/* target at the current window, us (get_info, loss-event traces, pacing) */
-static u32 swift_target_us(const struct sock *sk, const struct swift *ca)
+/* The stack's facts the core needs on every ACK and event. */
+static void swift_in_get(const struct sock *sk, const struct swift *ca,
+			 struct swift_in *in)
 {
-	struct swift_law_cfg c;
+	const struct tcp_sock *tp = tcp_sk(sk);
 
-	swift_cfg(sk, ca, &c);
-	return (u32)min_t(u64, div_u64(swift_target_ns(&c, ca->law.cwnd),
-				       NSEC_PER_USEC), U32_MAX);
+	*in = (struct swift_in){
+		.now_ns = tp->tcp_clock_cache,
+		.srtt_ns = swift_srtt_ns(sk),
+		/* 0 before any RTT sample; read only in relative mode */
+		.min_rtt_ns = ca->snap->cfg.relative ?
+			(u64)dcc_base_rtt_us(sk, 0) * NSEC_PER_USEC : 0,
+		.cwnd_clamp = tp->snd_cwnd_clamp,
+		.in_loss = inet_csk(sk)->icsk_ca_state == TCP_CA_Loss,
+	};
 }
 
 /*
- * The pacing rate from the Q16 window.  Below one packet the pacer is the
- * window: one packet per rtt / cwnd ([S] 3.3), the rtt being the path's.
- * srtt is not always that: the ACK that ends a blackhole acknowledges
- * retransmitted data, has no delay sample (Karn), but its timestamp echo
- * still feeds srtt the time since the last retransmission.  Measured in
- * test_swift_rto (1 s of lost ACKs, 7 RTOs, cwnd reset to 0.001): srtt
- * 182 us -> 198 ms on that ACK, so 0.001 * 1448 B / 198 ms = 7 B/s, and
- * the next packet pushed the stack's pacing stamp 207 s ahead.  So below
- * one packet srtt is capped at max(target, last delay): the law's own
- * Karn-clean delay (the rtt of [S]'s Algorithm 1), or the target it holds
- * the flow to, whichever is larger -- here min(198 ms, max(2.1 ms, 41 us))
- * = 2.1 ms, a packet every 2.1 s at min_cwnd.  A path whose delay really
- * is above target keeps pacing by srtt, as [S] does (capping at the target
- * alone paced a loopback mswift flow with 40 ms delayed-ACK RTTs and a
- * 161 us target 240x faster than before; in test_swift_basic its window
- * sat below 1/256 packet).
+ * LSwift/MSwift gate input: successive segments missing at snd_una
+ * (neither SACKed nor delivered), counted up to @k.  O(k) skbs.
  */
-static void swift_pace(struct sock *sk, const struct swift *ca)
+static u32 swift_missing_run(struct sock *sk, u32 k)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-	u32 rtt_us = swift_srtt_us(sk);
-	u64 rate;
+	struct sk_buff *skb = tcp_rtx_queue_head(sk);
+	u32 run = 0;
 
-	if (ca->law.cwnd < SWIFT_ONE)
-		rtt_us = min(rtt_us, max3(swift_target_us(sk, ca),
-					  READ_ONCE(ca->last_delay_us), 1U));
-	rate = swift_pacing_rate(ca->law.cwnd, max_t(u32, tp->mss_cache, 1),
-				 rtt_us, ca->pacing_pct);
-	/* never 0: a zero sk_pacing_rate turns internal pacing off */
+	while (skb && run < k) {
+		if (TCP_SKB_CB(skb)->sacked & TCPCB_SACKED_ACKED)
+			return 0;
+		run += tcp_skb_pcount(skb);
+		skb = skb_rb_next(skb);
+	}
+	return run;
+}
+
+/* sk_pacing_rate: never 0 (a zero rate turns internal pacing off) */
+static void swift_set_rate(struct sock *sk, u64 rate)
+{
 	rate = clamp_t(u64, rate, 1, READ_ONCE(sk->sk_max_pacing_rate));
 	WRITE_ONCE(sk->sk_pacing_rate, (unsigned long)rate);
 }
@@ -323,23 +402,39 @@ static void swift_bound_wstamp(struct sock *sk)
 			      HRTIMER_MODE_ABS_PINNED_SOFT);
 }
 
-/* snd_cwnd and the pacing rate from the Q16 window: idempotent, every ACK. */
-static void swift_apply(struct sock *sk, const struct swift *ca)
+/*
+ * Apply a decision: the pacing rate, snd_cwnd = cwnd_bytes / mss (whole
+ * packets, at least one: below one packet the rate is the window), the
+ * pacing-stamp bound.  Idempotent.
+ */
+static void swift_apply(struct sock *sk, const struct dcc_decision *d, u32 mss)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
+	u64 pkts = div_u64(d->cwnd_bytes, max_t(u32, mss, 1));
 
-	swift_pace(sk, ca);
-	tcp_snd_cwnd_set(tp, min3(swift_cwnd_pkts(ca->law.cwnd), tp->snd_cwnd_clamp,
-				  DCC_MAX_CWND));
+	swift_set_rate(sk, d->rate_bytes_ps);
+	tcp_snd_cwnd_set(tp, (u32)min3(pkts, (u64)tp->snd_cwnd_clamp,
+				       (u64)DCC_MAX_CWND));
 	swift_bound_wstamp(sk);
 }
 
+/* Trace units: us (raw, delay, target), Q16 packets, packets, bytes/s. */
 static void swift_trace(struct sock *sk, const struct swift *ca, u8 action,
-			u32 raw_us, u32 target_us, u16 h)
+			u32 raw_us, u64 target_ns, u16 h)
 {
-	trace_swift_decision(sk, ca->variant, action, raw_us, ca->last_delay_us,
-			     target_us, h, ca->law.cwnd,
+	trace_swift_decision(sk, swift_variant(ca), action, raw_us,
+			     ca->core.last_delay_ns / NSEC_PER_USEC,
+			     dcc_ns_to_us(target_ns), h, ca->core.cwnd,
 			     tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
+}
+
+/* target at the current window, ns (loss-event traces, get_info) */
+static u64 swift_target_now(const struct sock *sk, const struct swift *ca, u64 cwnd)
+{
+	const struct swift_cfg *c = &ca->snap->cfg;
+
+	return swift_target_ns(c, c->relative ?
+			       (u64)dcc_base_rtt_us(sk, 0) * NSEC_PER_USEC : 0, cwnd);
 }
 
 static void swift_init(struct sock *sk)
@@ -347,53 +442,34 @@ static void swift_init(struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
 	u8 v = swift_variant_of(sk);
-	struct swift_law_cfg c = { .fs_range_ns = 1 }, lc;
+	struct swift_snap *snap;
+	struct dcc_decision d;
+	struct swift_in in;
 
 	BUILD_BUG_ON(sizeof(struct swift) > ICSK_CA_PRIV_SIZE);
+	BUILD_BUG_ON(sizeof(struct swift) > 104);
 	BUILD_BUG_ON(DCC_MED_CAP_MAX < 1024);	/* h_cap's range */
 
 	/* the stack inits once per assignment; should that ever change,
-	 * a second init must not leak the first one's median buffer
+	 * a second init must not leak the first one's references
 	 */
-	if (ca->flags & SWIFT_F_INITED)
-		dcc_medbuf_release(&ca->med);
-
-	*ca = (struct swift){
-		.base_us = (u32)min_t(u64, (u64)READ_ONCE(base_target_us) +
-				      (u64)READ_ONCE(hops) * READ_ONCE(hop_us), U32_MAX),
-		.fs_range_us = READ_ONCE(fs_range_us),
-		.ai_mpkt = READ_ONCE(ai_mpkt),
-		.min_cwnd_mpkt = READ_ONCE(min_cwnd_mpkt),
-		.beta_pm = READ_ONCE(beta_pm),
-		.max_mdf_pm = READ_ONCE(max_mdf_pm),
-		.h_cap = READ_ONCE(h_cap),
-		.spa_q8 = 256,
-		.pacing_pct = READ_ONCE(pacing_pct),
-		.retx_reset = READ_ONCE(retx_reset),
-		.lswift_k = READ_ONCE(lswift_k),
-		.pctl = READ_ONCE(pctl),
-		.variant = v,
-		.flags = SWIFT_F_INITED |
-			 (READ_ONCE(target_mode) ? SWIFT_F_ABS : 0) |
-			 (v != SWIFT_V_SWIFT ? SWIFT_F_LAZY : 0) |
-			 (v == SWIFT_V_MSWIFT ? SWIFT_F_MEDIAN : 0),
-	};
-	/* 1/sqrt of fs_min (>= 1/1000 pkt: <= 2^29.1) and fs_max: fit u32 */
-	swift_cfg_fs(&c, SWIFT_MPKT_TO_Q16(READ_ONCE(fs_min_cwnd_mpkt)),
-		     (u64)READ_ONCE(fs_max_cwnd) << SWIFT_SHIFT);
-	ca->fs_rmin = (u32)min_t(u64, c.fs_rmin, U32_MAX);
-	ca->fs_rmax = (u32)min_t(u64, c.fs_rmax, U32_MAX);
-	/* the law keeps cwnd in [min_cwnd, max_cwnd]: so does the start */
-	swift_cfg(sk, ca, &lc);
-	ca->law.cwnd = clamp_t(u64, (u64)READ_ONCE(init_cwnd) << SWIFT_SHIFT,
-			       lc.min_cwnd, lc.max_cwnd);
-
-	if ((ca->flags & SWIFT_F_MEDIAN) && dcc_medbuf_init(&ca->med, ca->h_cap))
+	if (swift_inited(ca)) {
+		swift_core_release(&ca->core);
+		swift_snap_put(ca->snap);
+	}
+	snap = swift_snap_get();
+	ca->snap = snap;
+	if (swift_core_init(&ca->core, &snap->cfg,
+			    (v != SWIFT_V_SWIFT ? SWIFT_LAZY : 0) |
+			    (v == SWIFT_V_MSWIFT ? SWIFT_MEDIAN : 0),
+			    tp->snd_cwnd_clamp))
 		atomic_inc(&medbuf_fallbacks);
 
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
 	dcc_pacing_init(sk);
-	swift_apply(sk, ca);
+	swift_in_get(sk, ca, &in);
+	swift_decide(&ca->core, &snap->cfg, &in, tp->mss_cache, &d);
+	swift_apply(sk, &d, tp->mss_cache);
 }
 
 static void swift_release(struct sock *sk)
@@ -401,99 +477,35 @@ static void swift_release(struct sock *sk)
 	struct swift *ca = inet_csk_ca(sk);
 
 	/* safe on a zero-filled state whose init never ran (and for swift) */
-	dcc_medbuf_release(&ca->med);
-}
-
-/* Empty the median window (stale samples: idle, RTO, a gap of 2 srtt). */
-static void swift_median_reset(struct swift *ca)
-{
-	if ((ca->flags & SWIFT_F_MEDIAN) && ca->med.buf)
-		dcc_medwin_init(&ca->med.w, ca->med.w.cap);
-}
-
-/*
- * MSwift: push the sample, return the window's median (or pctl-th
- * percentile) over the last H = max(W/2, 1) ACKs (Eq. 8).
- */
-static u32 swift_median_delay(struct swift *ca, u32 rtt_us, u32 now32,
-			      u32 srtt_us, u16 *h)
-{
-	if (!ca->med.buf)	/* defensive: init never ran */
-		return rtt_us;
-	if (ca->med.w.n && (u32)(now32 - ca->last_push_us) > 2 * srtt_us)
-		swift_median_reset(ca);
-	ca->last_push_us = now32;
-	*h = swift_median_h(ca->law.cwnd, ca->spa_q8, ca->h_cap);
-	dcc_medwin_push(&ca->med.w, ca->med.buf, rtt_us, *h);
-	if (ca->pctl == 50)
-		return dcc_medwin_median(&ca->med.w, ca->med.buf);
-	return dcc_medwin_percentile(&ca->med.w, ca->med.buf, ca->pctl);
-}
-
-/*
- * LSwift/MSwift gate for the fast-recovery cut: at least lswift_k
- * successive segments missing at snd_una (neither SACKed nor delivered).
- * A packet late on a slow path leaves a hole of one segment among SACKed
- * ones; a drop-tail overflow leaves a run.  O(lswift_k) skbs.
- */
-static bool swift_lazy_gate(struct sock *sk, const struct swift *ca)
-{
-	struct sk_buff *skb = tcp_rtx_queue_head(sk);
-	u32 run = 0;
-
-	while (skb && run < ca->lswift_k) {
-		if (TCP_SKB_CB(skb)->sacked & TCPCB_SACKED_ACKED)
-			return false;
-		run += tcp_skb_pcount(skb);
-		skb = skb_rb_next(skb);
-	}
-	return run >= ca->lswift_k;
+	swift_core_release(&ca->core);
+	swift_snap_put(ca->snap);	/* NULL before init */
+	ca->snap = NULL;
 }
 
 static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
-	struct tcp_sock *tp = tcp_sk(sk);
 	struct swift *ca = inet_csk_ca(sk);
-	struct swift_law_cfg c;
+	struct dcc_decision d;
 	struct dcc_sample s;
-	u64 now = tp->tcp_mstamp, target_ns;
-	u32 srtt = swift_srtt_us(sk), delay_us;
-	u16 h = 1;
-	u8 a;
+	struct swift_in in;
 
-	if (unlikely(!(ca->flags & SWIFT_F_INITED)))
+	if (unlikely(!swift_inited(ca)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
-	swift_cfg(sk, ca, &c);
+	dcc_sample_get(sk, rs, &s, 0);
+	swift_in_get(sk, ca, &in);
+	in.cwnd_limited = tcp_is_cwnd_limited(sk);
+	if (s.losses && (ca->core.flags & SWIFT_LAZY) && !in.in_loss)
+		in.missing = swift_missing_run(sk, ca->snap->cfg.lswift_k);
 
-	/* segments per ACK, EWMA 1/8, Q8: acked_sacked <= 2^16 in practice */
-	if (rs->acked_sacked > 0) {
-		u32 seg = min_t(u32, rs->acked_sacked, 255) << 8;
+	swift_on_ack(&ca->core, &ca->snap->cfg, &in, &s, &d);
+	swift_apply(sk, &d, s.mss);
 
-		ca->spa_q8 = (u16)((ca->spa_q8 * 7U + seg) / 8);
-	}
-
-	/* a SACK/RACK-detected loss: Swift's SACK-hole reaction */
-	if (rs->losses > 0 && inet_csk(sk)->icsk_ca_state != TCP_CA_Loss &&
-	    (!(ca->flags & SWIFT_F_LAZY) || swift_lazy_gate(sk, ca))) {
-		a = swift_on_fast_recovery(&ca->law, &c, now, srtt);
-		swift_apply(sk, ca);
-		if (trace_swift_decision_enabled())
-			swift_trace(sk, ca, a, 0, swift_target_us(sk, ca), 0);
-	}
-
-	if (!dcc_sample_get(sk, rs, &s, 0)) {
-		swift_apply(sk, ca);
-		return;
-	}
-	delay_us = s.rtt_us;
-	if (ca->flags & SWIFT_F_MEDIAN)
-		delay_us = swift_median_delay(ca, s.rtt_us, (u32)now, srtt, &h);
-	a = swift_on_ack(&ca->law, &c, now, srtt, (u64)delay_us * NSEC_PER_USEC,
-			 s.acked, tcp_is_cwnd_limited(sk), &target_ns);
-	WRITE_ONCE(ca->last_delay_us, delay_us);
-	swift_apply(sk, ca);
-	swift_trace(sk, ca, a, s.rtt_us,
-		    (u32)min_t(u64, div_u64(target_ns, NSEC_PER_USEC), U32_MAX), h);
+	if (SWIFT_D_FR(d.flags) != SWIFT_NONE && trace_swift_decision_enabled())
+		swift_trace(sk, ca, SWIFT_D_FR(d.flags), 0,
+			    swift_target_now(sk, ca, ca->core.cwnd), 0);
+	if (SWIFT_D_LAW(d.flags) != SWIFT_NONE && trace_swift_decision_enabled())
+		swift_trace(sk, ca, SWIFT_D_LAW(d.flags), s.rtt_us,
+			    ca->core.target_ns, SWIFT_D_H(d.flags));
 }
 
 /*
@@ -504,18 +516,19 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 static void swift_set_state(struct sock *sk, u8 new_state)
 {
 	struct swift *ca = inet_csk_ca(sk);
-	struct swift_law_cfg c;
+	struct dcc_decision d;
+	struct swift_in in;
 	u8 a;
 
-	if (new_state != TCP_CA_Loss || !(ca->flags & SWIFT_F_INITED))
+	if (new_state != TCP_CA_Loss || !swift_inited(ca))
 		return;
-	swift_cfg(sk, ca, &c);
-	a = swift_on_rto(&ca->law, &c, tcp_sk(sk)->tcp_mstamp,
-			 swift_srtt_us(sk));
-	swift_median_reset(ca);		/* samples before the stall are stale */
-	swift_pace(sk, ca);		/* the core has set cwnd = inflight + 1 */
+	swift_in_get(sk, ca, &in);
+	a = swift_on_rto(&ca->core, &ca->snap->cfg, &in);
+	/* the stack has set cwnd = inflight + 1: only the rate changes now */
+	swift_decide(&ca->core, &ca->snap->cfg, &in, tcp_sk(sk)->mss_cache, &d);
+	swift_set_rate(sk, d.rate_bytes_ps);
 	if (trace_swift_decision_enabled())
-		swift_trace(sk, ca, a, 0, swift_target_us(sk, ca), 0);
+		swift_trace(sk, ca, a, 0, swift_target_now(sk, ca, ca->core.cwnd), 0);
 }
 
 static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
@@ -526,20 +539,20 @@ static void swift_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	 * Restart after idle: the window's samples are stale.  Not every
 	 * TX_START: a window that one ACK clears raises it every round.
 	 */
-	if (ev == CA_EVENT_TX_START && (ca->flags & SWIFT_F_INITED) &&
+	if (ev == CA_EVENT_TX_START && swift_inited(ca) &&
 	    dcc_tx_start_after_idle(sk, dcc_base_rtt_us(sk, 0)))
-		swift_median_reset(ca);
+		swift_on_idle_restart(&ca->core);
 }
 
 static u32 swift_ssthresh(struct sock *sk)
 {
 	struct swift *ca = inet_csk_ca(sk);
 
-	/* before init (an RTO of the SYN) the zeroed state is left alone */
-	if (!(ca->flags & SWIFT_F_INITED))
-		return tcp_sk(sk)->snd_ssthresh;
-	/* recovery or RTO begins: remember the window for undo_cwnd */
-	ca->prior_cwnd = (u32)min_t(u64, ca->law.cwnd >> SWIFT_SHIFT, U32_MAX);
+	/* before init (an RTO of the SYN) the zeroed state is left alone;
+	 * after it, recovery or RTO begins: remember the window for undo
+	 */
+	if (swift_inited(ca))
+		swift_on_recovery_start(&ca->core);
 	return tcp_sk(sk)->snd_ssthresh;	/* the core cuts nothing itself */
 }
 
@@ -547,16 +560,10 @@ static u32 swift_undo_cwnd(struct sock *sk)
 {
 	struct swift *ca = inet_csk_ca(sk);
 
-	/*
-	 * The loss was spurious (DSACK / timestamps).  Swift has no undo and
-	 * keeps its cut; LSwift/MSwift take it back (spec 6.1).
-	 */
-	if (!(ca->flags & SWIFT_F_INITED))
+	/* the loss was spurious (DSACK / timestamps) */
+	if (!swift_inited(ca))
 		return tcp_snd_cwnd(tcp_sk(sk));
-	if (ca->flags & SWIFT_F_LAZY)
-		ca->law.cwnd = max_t(u64, ca->law.cwnd,
-				     (u64)ca->prior_cwnd << SWIFT_SHIFT);
-	return min(swift_cwnd_pkts(ca->law.cwnd), DCC_MAX_CWND);
+	return min(swift_on_undo(&ca->core), DCC_MAX_CWND);
 }
 
 /* min_tso_segs: 1 while the pacer enforces a window below one packet */
@@ -564,7 +571,7 @@ static u32 swift_min_tso_segs(struct sock *sk)
 {
 	const struct swift *ca = inet_csk_ca(sk);
 
-	if ((ca->flags & SWIFT_F_INITED) && ca->law.cwnd < SWIFT_ONE)
+	if (swift_inited(ca) && ca->core.cwnd < SWIFT_ONE)
 		return 1;
 	return READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_tso_segs);
 }
@@ -583,18 +590,17 @@ static size_t swift_get_info(struct sock *sk, u32 ext, int *attr,
 	const struct swift *ca = inet_csk_ca(sk);
 	u64 bw = READ_ONCE(sk->sk_pacing_rate);
 	/* ss may read while an ACK updates: each per-ACK field once */
-	u64 cwnd = READ_ONCE(ca->law.cwnd);
-	u32 delay = READ_ONCE(ca->last_delay_us);
-	struct swift_law_cfg c;
+	u64 cwnd = READ_ONCE(ca->core.cwnd);
+	u32 delay = READ_ONCE(ca->core.last_delay_ns) / NSEC_PER_USEC;
 	u32 target;
 
 	if (!(ext & (1 << (INET_DIAG_BBRINFO - 1))) &&
 	    !(ext & (1 << (INET_DIAG_VEGASINFO - 1))))
 		return 0;
+	if (!swift_inited(ca))
+		return 0;
 
-	swift_cfg(sk, ca, &c);
-	target = (u32)min_t(u64, div_u64(swift_target_ns(&c, cwnd), NSEC_PER_USEC),
-			    U32_MAX);
+	target = dcc_ns_to_us(swift_target_now(sk, ca, cwnd));
 	memset(&info->bbr, 0, sizeof(info->bbr));
 	info->bbr.bbr_bw_lo = (u32)bw;
 	info->bbr.bbr_bw_hi = (u32)(bw >> 32);
@@ -641,12 +647,20 @@ static u8 swift_variant_of(const struct sock *sk)
 static int __init swift_register(void)
 {
 	int i, ret;
+	struct swift_params p;
 
+	swift_params_now(&p);
+	swift_cfg_init(&swift_snap_fallback.cfg, &p);
+	ret = swift_publish();
+	if (ret)
+		return ret;
 	for (i = 0; i < ARRAY_SIZE(swift_ops); i++) {
 		ret = dcc_register_ca(&swift_ops[i]);
 		if (ret) {
 			while (--i >= 0)
 				dcc_unregister_ca(&swift_ops[i]);
+			swift_snap_put(rcu_replace_pointer(swift_cur, NULL, true));
+			rcu_barrier();
 			return ret;
 		}
 	}
@@ -659,6 +673,9 @@ static void __exit swift_unregister(void)
 
 	for (i = 0; i < ARRAY_SIZE(swift_ops); i++)
 		dcc_unregister_ca(&swift_ops[i]);
+	/* no socket is left (each held a module reference) */
+	swift_snap_put(rcu_replace_pointer(swift_cur, NULL, true));
+	rcu_barrier();	/* kfree_rcu callbacks done before the text goes */
 }
 
 module_init(swift_register);

@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The per-ACK body shared by bench_swift.c, bench_lswift.c and
- * bench_mswift.c (bench.h): swift_cong_control runs the same math for
- * "swift" and "lswift" on every ACK (Algorithm 1 via swift_on_ack, then
- * swift_apply's pacing rate and snd_cwnd from the Q16 window).  The two
- * differ only on a SACK-detected loss (LSwift's gate of lswift_k
- * successive missing segments, swift_lazy_gate), which this loss-free
- * load never reaches.  With BENCH_SWIFT_MEDIAN defined (MSwift) each
- * delay first goes through the median window of the last H = max(W/2, 1)
- * ACKs (swift_median_h, h_cap 128, one segment per ACK; a dcc_medbuf on
- * the heap, as the module's).
+ * bench_mswift.c (bench.h): exactly what swift_cong_control hands the core
+ * on every ACK, swift_on_ack() on a dcc_sample (the segments-per-ACK
+ * EWMA, the SACK-hole step -- no loss here --, the delay step with
+ * MSwift's median window and its staleness rule, Algorithm 1 with the
+ * flow-scaled target, then swift_decide's pacing rate and window).  Not
+ * counted: the glue's kernel reads (dcc_sample_get, the swift_in fields)
+ * and writes (snd_cwnd, sk_pacing_rate, the pacing-stamp bound).  swift
+ * and lswift run the same per-ACK code (LSwift's gate reads in->missing
+ * only on an ACK with losses, which this loss-free load never has).  With
+ * BENCH_SWIFT_MEDIAN defined (MSwift) each delay goes through the median
+ * window of the last H = max(W/2, 1) ACKs (h_cap 128; a dcc_medbuf on the
+ * heap, as the module's).
  * Parameters: the module defaults (relative target = base RTT + 25 us,
  * flow scaling 125 us between 0.1 and 100 packets, ai 1 packet per RTT,
- * beta 0.8, max_mdf 0.5, init_cwnd 10, pacing 200 % of cwnd / srtt).
+ * beta 0.8, max_mdf 0.5, init_cwnd 10, pacing 200 % of cwnd / srtt),
+ * converted once by swift_cfg_init as the module does per parameter set.
  * The load: one flow at 100 Mbit/s (one 1448-byte packet every 116 us,
  * one packet per ACK, always cwnd-limited), 10 ms base RTT, a queue that
  * builds and drains over 40 ms plus +-200 us of timestamp noise (srtt:
@@ -24,38 +28,33 @@
 
 #include "bench.h"
 #include <dcc/swift.h>
-#ifdef BENCH_SWIFT_MEDIAN
-#include <dcc/median.h>
-#endif
 
 #define MSS 1448
 #define GAP_US 116
 #define BASE_US 10000
-#define H_CAP 128
-#define SPA_Q8 256	/* one segment per ACK */
 
-static struct swift_law_cfg cfg;
-static struct swift_law law;
-#ifdef BENCH_SWIFT_MEDIAN
-static struct dcc_medbuf med;
-#endif
+static struct swift_cfg cfg;
+static struct swift_core st;
 static u64 rate_sum, cwnd_sum;
 static uint64_t seed = 42;
 
 void bench_setup(void)
 {
-	cfg = (struct swift_law_cfg){
-		.target_base_ns = (BASE_US + 25) * 1000ULL,
-		.fs_range_ns = 125 * 1000ULL,
-		.min_cwnd = SWIFT_MPKT_TO_Q16(1), .max_cwnd = SWIFT_CWND_MAX,
-		.ai = (u32)((1000ULL << SWIFT_SHIFT) / 1000),
-		.beta = SWIFT_PM_TO_Q16(800), .max_mdf = SWIFT_PM_TO_Q16(500),
-		.retx_reset = 5,
+	const struct swift_params p = {
+		.base_target_us = 25, .target_mode = 0, .hops = 0, .hop_us = 4,
+		.fs_range_us = 125, .fs_min_cwnd_mpkt = 100, .fs_max_cwnd = 100,
+		.ai_mpkt = 1000, .beta_pm = 800, .max_mdf_pm = 500,
+		.min_cwnd_mpkt = 1, .init_cwnd = 10, .retx_reset = 5,
+		.lswift_k = 5, .h_cap = 128, .pctl = 50, .pacing_pct = 200,
 	};
-	swift_cfg_fs(&cfg, SWIFT_MPKT_TO_Q16(100), 100ULL << SWIFT_SHIFT);
-	law = (struct swift_law){ .cwnd = 10ULL << SWIFT_SHIFT };
+
+	swift_cfg_init(&cfg, &p);
 #ifdef BENCH_SWIFT_MEDIAN
-	dcc_medbuf_init(&med, H_CAP);	/* heap buffer, as the module's */
+	swift_core_init(&st, &cfg, SWIFT_LAZY | SWIFT_MEDIAN, U32_MAX);
+#elif defined(BENCH_SWIFT_LAZY)
+	swift_core_init(&st, &cfg, SWIFT_LAZY, U32_MAX);
+#else
+	swift_core_init(&st, &cfg, 0, U32_MAX);
 #endif
 }
 
@@ -65,23 +64,25 @@ void __attribute__((noinline)) bench_ack(uint32_t i)
 	u32 q = bench_queue_us(t);	/* queue ramps 0..8 ms and back */
 	u32 srtt = BASE_US + q;
 	u32 rtt_us = srtt + (u32)(bench_rand(&seed) % 400);
-#ifdef BENCH_SWIFT_MEDIAN
-	u16 h = swift_median_h(law.cwnd, SPA_Q8, H_CAP);
-	u32 delay_us = dcc_medbuf_push(&med, rtt_us, h);
-#else
-	u32 delay_us = rtt_us;
-#endif
-	u64 target_ns;
+	const struct swift_in in = {
+		.now_ns = t * 1000, .srtt_ns = (u64)srtt * 1000,
+		.min_rtt_ns = BASE_US * 1000ULL, .cwnd_clamp = U32_MAX,
+		.cwnd_limited = true,
+	};
+	const struct dcc_sample s = {
+		.rx_ns = t * 1000, .tx_ns = t * 1000 - (u64)rtt_us * 1000,
+		.rtt_ns = rtt_us * 1000, .acked = 1, .acked_bytes = MSS, .mss = MSS,
+	};
+	struct dcc_decision d;
 
-	swift_on_ack(&law, &cfg, t, srtt, (u64)delay_us * 1000, 1, true,
-		     &target_ns);
-	rate_sum += swift_pacing_rate(law.cwnd, MSS, srtt, 200);
-	cwnd_sum += swift_cwnd_pkts(law.cwnd);
+	swift_on_ack(&st, &cfg, &in, &s, &d);
+	rate_sum += d.rate_bytes_ps;
+	cwnd_sum += d.cwnd_bytes;
 }
 
 uint64_t bench_result(void)
 {
-	return rate_sum ^ cwnd_sum ^ law.cwnd;
+	return rate_sum ^ cwnd_sum ^ st.cwnd;
 }
 
 #endif /* DCC_BENCH_SWIFT_H */

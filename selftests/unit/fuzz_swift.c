@@ -1,30 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target of the Swift family's control law
- * (modules/swift/swift_law.c) as tcp_swift.c drives it for swift, lswift
- * and mswift, including MSwift's median window (swift_median_h() and the
- * dcc_medwin / dcc_medbuf window of dcc_lib, with the 3-sample fallback
- * when its allocation fails).
+ * libFuzzer target of the Swift family's per-ACK core
+ * (modules/swift/swift_law.c, include/dcc/swift.h) as tcp_swift.c drives
+ * it for swift, lswift and mswift: the same entry points, nothing copied.
  *
- * The input decodes into one socket's parameter snapshot, each parameter
- * inside its dcc_param_range() (relative or absolute target, hops, flow
- * scaling, ai, beta, max_mdf, min/initial cwnd, retx_reset, h_cap, pctl,
- * pacing_pct), the variant, MSS and cwnd clamp, and a stream of events:
- * ACKs with RTTs of 1 us .. 1 s, any acked and SACKed segment counts and
- * cwnd-limited flag; SACK-detected losses (with LSwift's gate either way);
- * RTOs, recovery ending, spurious-loss undo, restarts after idle and
- * gaps that empty the median window.  swift_cfg(), swift_apply() and the
- * event handlers are mirrored from the glue line for line.
+ * The input decodes into one parameter set, each parameter inside its
+ * dcc_param_range() (relative or absolute target, hops, flow scaling, ai,
+ * beta, max_mdf, min/initial cwnd, retx_reset, lswift_k, h_cap, pctl,
+ * pacing_pct), converted once by swift_cfg_init() as the module does; the
+ * variant, MSS and snd_cwnd_clamp; and a stream of events:
+ *  - ACKs (swift_on_ack) with RTT samples of 1 us .. 1 s in ns, samples
+ *    rejected (no delay), any acked count, losses with any missing-run
+ *    length (LSwift's gate either way), in or out of the Loss state,
+ *    cwnd-limited or not, clock steps of 0 .. 5 s;
+ *  - RTOs (swift_on_rto), recovery starts and spurious-loss undos,
+ *    restarts after idle, the min RTT changing (relative target), the
+ *    clamp changing, and the window set anywhere in its range (0.001 ..
+ *    2^30 packets: what init_cwnd alone cannot reach).
+ * The stack's srtt follows the samples as Linux's does (1/8 EWMA; 1 ms
+ * before the first).  With every MSS of 64 .. 65535 B and RTT of 1 us ..
+ * 1 s, the window range covers rates of 1 Mbit/s .. 800 Gbit/s and beyond.
  *
- * Checked after every call into the law (abort on failure): cwnd in
- * [min_cwnd, max_cwnd] with min_cwnd >= 1 (Q16) and max_cwnd <= 2^30
- * packets; the target is target_base + fs with fs in [0, fs_range]; the
- * pacing rate is the exact cwnd mss / srtt (times pacing_pct at one packet
- * or more); snd_cwnd >= 1; MSwift's H in [1, h_cap], the window never
- * holding more than H samples, and its median or percentile inside the
- * window's range.  UBSan and ASan catch overflow, division by zero and
- * stray accesses.  The initial window is clamped as swift_init() clamps
- * it, so every bound holds from the first instant.
+ * Checked after every call (abort on failure): cwnd in [min_cwnd,
+ * max_cwnd(clamp)], min_cwnd >= 1 (Q16), max_cwnd <= 2^30 packets; the
+ * target the law used is target_base (+ min RTT if relative) + fs with fs
+ * in [0, fs_range], and the one-entry fs cache holds fs of its window; the decision's pacing rate is exactly
+ * pct/100 * cwnd * mss / rtt (128-bit reference; pct 100 and rtt capped at
+ * max(target, last delay) below one packet) and its window is
+ * max(1, floor(cwnd)) * mss; MSwift's window never holds more than H
+ * samples, H in [1, h_cap], its median or percentile inside the window's
+ * range; an RTO count reaching retx_reset leaves cwnd = min_cwnd; an AI
+ * never shrinks the window and an MD never grows it beyond max_mdf.
+ * UBSan and ASan catch overflow, division by zero and stray accesses.
  */
 #include <string.h>
 
@@ -36,38 +43,13 @@
 
 enum { V_SWIFT, V_LSWIFT, V_MSWIFT };
 
-struct swift_params {
-	u32 base_target_us;	/* 1..1e6 */
-	u32 target_mode;	/* 0..1 */
-	u32 hops;		/* 0..255 */
-	u32 hop_us;		/* 0..100000 */
-	u32 fs_range_us;	/* 0..1e6 */
-	u32 fs_min_cwnd_mpkt;	/* 1..65535 */
-	u32 fs_max_cwnd;	/* 1..1e9 */
-	u32 ai_mpkt;		/* 1..65535 */
-	u32 beta_pm;		/* 0..1000 */
-	u32 max_mdf_pm;		/* 1..1000 */
-	u32 min_cwnd_mpkt;	/* 1..65535 */
-	u32 init_cwnd;		/* 1..65535 */
-	u32 retx_reset;		/* 1..255 */
-	u32 h_cap;		/* 1..1024 */
-	u32 pctl;		/* 0..100 */
-	u32 pacing_pct;		/* 100..1000 */
-};
-
-/* struct swift of tcp_swift.c, plus what the kernel socket holds */
-struct sock_model {
-	struct swift_law law;
-	struct dcc_medbuf med;
-	u32 prior_cwnd, base_us, fs_range_us, fs_rmin, fs_rmax, last_push_us;
-	u16 ai_mpkt, min_cwnd_mpkt, beta_pm, max_mdf_pm, h_cap, spa_q8;
-	u16 pacing_pct;
-	u8 retx_reset, pctl, variant;
-	bool abs_target, lazy, median, in_loss;
-	u32 mss, cwnd_clamp;	/* tp->mss_cache, tp->snd_cwnd_clamp */
-	u32 srtt_us;		/* tp->srtt_us >> 3, 0 before any sample */
-	u32 min_rtt_us;		/* tcp_min_rtt(), 0 before any sample */
-	u64 now_us;
+struct fuzz_sock {
+	struct swift_cfg cfg;
+	struct swift_core st;
+	struct swift_in in;
+	u32 mss;
+	u32 srtt_us;		/* tp->srtt_us >> 3; 0 before any sample */
+	u32 min_rtt_us;		/* tcp_min_rtt(); 0 before any sample */
 };
 
 static void read_params(struct fz *in, struct swift_params *p)
@@ -85,243 +67,206 @@ static void read_params(struct fz *in, struct swift_params *p)
 	p->min_cwnd_mpkt = (u32)fz_span(in, 1, 65535);
 	p->init_cwnd = (u32)fz_span(in, 1, 65535);
 	p->retx_reset = (u32)fz_span(in, 1, 255);
+	p->lswift_k = (u32)fz_span(in, 1, 255);
 	p->h_cap = (u32)fz_span(in, 1, 1024);
 	p->pctl = fz_bool(in) ? 50 : (u32)fz_span(in, 0, 100);
 	p->pacing_pct = (u32)fz_span(in, 100, 1000);
 }
 
-/* ---- the glue, mirrored from tcp_swift.c ------------------------------- */
-
-static void swift_cfg(const struct sock_model *ca, struct swift_law_cfg *c)
+/* swift_in_get() of the glue */
+static void refresh_in(struct fuzz_sock *k)
 {
-	u64 base = ca->base_us;
-
-	if (!ca->abs_target)
-		base += ca->min_rtt_us;
-	*c = (struct swift_law_cfg){
-		.target_base_ns = base * 1000,
-		.fs_range_ns = (u64)ca->fs_range_us * 1000,
-		.fs_rmin = ca->fs_rmin,
-		.fs_rmax = ca->fs_rmax,
-		.min_cwnd = SWIFT_MPKT_TO_Q16(ca->min_cwnd_mpkt),
-		.max_cwnd = min_t(u64, (u64)ca->cwnd_clamp << SWIFT_SHIFT,
-				  SWIFT_CWND_MAX),
-		.ai = (u32)(((u64)ca->ai_mpkt << SWIFT_SHIFT) / 1000),
-		.beta = SWIFT_PM_TO_Q16(ca->beta_pm),
-		.max_mdf = SWIFT_PM_TO_Q16(ca->max_mdf_pm),
-		.retx_reset = ca->retx_reset,
-	};
-	c->max_cwnd = max(c->max_cwnd, c->min_cwnd);
-}
-
-static u32 swift_srtt(const struct sock_model *ca)
-{
-	return ca->srtt_us ? ca->srtt_us : 1000;
-}
-
-static int sock_init(struct sock_model *ca, const struct swift_params *p,
-		     u8 variant, u32 mss, u32 clamp)
-{
-	struct swift_law_cfg c = { .fs_range_ns = 1 };
-
-	memset(ca, 0, sizeof(*ca));
-	ca->base_us = (u32)min_t(u64, (u64)p->base_target_us +
-				 (u64)p->hops * p->hop_us, U32_MAX);
-	ca->fs_range_us = p->fs_range_us;
-	ca->ai_mpkt = (u16)p->ai_mpkt;
-	ca->min_cwnd_mpkt = (u16)p->min_cwnd_mpkt;
-	ca->beta_pm = (u16)p->beta_pm;
-	ca->max_mdf_pm = (u16)p->max_mdf_pm;
-	ca->h_cap = (u16)p->h_cap;
-	ca->spa_q8 = 256;
-	ca->pacing_pct = (u16)p->pacing_pct;
-	ca->retx_reset = (u8)p->retx_reset;
-	ca->pctl = (u8)p->pctl;
-	ca->variant = variant;
-	ca->abs_target = p->target_mode;
-	ca->lazy = variant != V_SWIFT;
-	ca->median = variant == V_MSWIFT;
-	ca->mss = mss;
-	ca->cwnd_clamp = clamp;
-	ca->now_us = 1000000;
-	swift_cfg_fs(&c, SWIFT_MPKT_TO_Q16(p->fs_min_cwnd_mpkt),
-		     (u64)p->fs_max_cwnd << SWIFT_SHIFT);
-	ca->fs_rmin = (u32)min_t(u64, c.fs_rmin, U32_MAX);
-	ca->fs_rmax = (u32)min_t(u64, c.fs_rmax, U32_MAX);
-	swift_cfg(ca, &c);
-	ca->law.cwnd = clamp_t(u64, (u64)p->init_cwnd << SWIFT_SHIFT,
-			       c.min_cwnd, c.max_cwnd);
-	if (ca->median)
-		return dcc_medbuf_init(&ca->med, ca->h_cap);
-	return 0;
-}
-
-static void median_reset(struct sock_model *ca)
-{
-	if (ca->median && ca->med.buf)
-		dcc_medwin_init(&ca->med.w, ca->med.w.cap);
+	k->in.srtt_ns = k->srtt_us ? (u64)k->srtt_us * 1000 : SWIFT_SRTT_DEFAULT_NS;
+	k->in.min_rtt_ns = (u64)k->min_rtt_us * 1000;
 }
 
 /* ---- the checks -------------------------------------------------------- */
 
-/* swift_apply(): what snd_cwnd and sk_pacing_rate become */
-static void check_apply(const struct sock_model *ca)
+static void check_window(const struct fuzz_sock *k)
 {
-	u64 cwnd = ca->law.cwnd, rate;
-	u32 srtt = swift_srtt(ca), pct = ca->pacing_pct;
+	const struct swift_cfg *c = &k->cfg;
+	u64 max = swift_max_cwnd(c, k->in.cwnd_clamp);
+
+	FUZZ_ASSERT(c->min_cwnd >= 1 && max <= SWIFT_CWND_MAX && c->min_cwnd <= max,
+		    "clamps [%llu, %llu]", (unsigned long long)c->min_cwnd,
+		    (unsigned long long)max);
+	FUZZ_ASSERT(k->st.cwnd >= c->min_cwnd && k->st.cwnd <= max,
+		    "cwnd %llu outside [%llu, %llu]", (unsigned long long)k->st.cwnd,
+		    (unsigned long long)c->min_cwnd, (unsigned long long)max);
+	FUZZ_ASSERT(k->st.fs_ns == swift_fs_ns(c, k->st.fs_cwnd),
+		    "fs cache %u for cwnd %llu, want %llu", k->st.fs_ns,
+		    (unsigned long long)k->st.fs_cwnd,
+		    (unsigned long long)swift_fs_ns(c, k->st.fs_cwnd));
+}
+
+/* The decision against a 128-bit reference. */
+static void check_decision(const struct fuzz_sock *k, const struct dcc_decision *d)
+{
+	const struct swift_cfg *c = &k->cfg;
+	u64 cwnd = k->st.cwnd, rtt = k->in.srtt_ns;
+	u32 pct = c->pacing_pct;
 	fz_u128 want;
 
-	rate = swift_pacing_rate(cwnd, ca->mss, srtt, ca->pacing_pct);
-	if (cwnd < SWIFT_ONE)
+	if (cwnd < SWIFT_ONE) {
+		u64 t = swift_target_ns(c, k->in.min_rtt_ns, cwnd);
+		u64 cap = t > k->st.last_delay_ns ? t : k->st.last_delay_ns;
+
 		pct = 100;
-	want = (fz_u128)min_t(u64, cwnd, SWIFT_CWND_MAX) * ca->mss *
-	       DCC_USEC_PER_SEC * pct / (((fz_u128)srtt * 100) << SWIFT_SHIFT);
+		if (rtt > cap)
+			rtt = cap ? cap : 1;
+	}
+	want = (fz_u128)cwnd * k->mss * DCC_NSEC_PER_SEC * pct /
+	       (((fz_u128)rtt * 100) << SWIFT_SHIFT);
 	if (want > U64_MAX)
 		want = U64_MAX;
-	FUZZ_ASSERT(rate == (u64)want, "pacing %llu want %llu",
-		    (unsigned long long)rate, (unsigned long long)want);
-	FUZZ_ASSERT(swift_cwnd_pkts(cwnd) >= 1, "snd_cwnd 0");
+	/* the core saturates at U64_MAX before its final / 2^16 */
+	FUZZ_ASSERT(d->rate_bytes_ps == (u64)want ||
+		    (d->rate_bytes_ps == U64_MAX && want >= (U64_MAX >> SWIFT_SHIFT)),
+		    "pacing %llu want %llu", (unsigned long long)d->rate_bytes_ps,
+		    (unsigned long long)want);
+	FUZZ_ASSERT(d->cwnd_bytes == (u64)swift_cwnd_pkts(cwnd) * k->mss &&
+		    d->cwnd_bytes >= k->mss, "window %llu B for cwnd %llu",
+		    (unsigned long long)d->cwnd_bytes, (unsigned long long)cwnd);
 }
 
-/* After a call into the law (@prev: the window before it): the window is
- * inside its clamps.
- */
-static void check_law(const struct sock_model *ca, u64 prev)
+static void check_target(const struct fuzz_sock *k, u64 cwnd_before)
 {
-	struct swift_law_cfg c;
-	u64 fs;
+	const struct swift_cfg *c = &k->cfg;
+	u64 fs = swift_fs_ns(c, cwnd_before);
+	u64 base = c->target_base_ns + (c->relative ? k->in.min_rtt_ns : 0);
 
-	swift_cfg(ca, &c);
-	FUZZ_ASSERT(c.min_cwnd >= 1 && c.max_cwnd <= SWIFT_CWND_MAX &&
-		    c.min_cwnd <= c.max_cwnd, "clamps [%llu, %llu]",
-		    (unsigned long long)c.min_cwnd, (unsigned long long)c.max_cwnd);
-	(void)prev;
-	FUZZ_ASSERT(ca->law.cwnd >= c.min_cwnd && ca->law.cwnd <= c.max_cwnd,
-		    "cwnd %llu outside [%llu, %llu]",
-		    (unsigned long long)ca->law.cwnd,
-		    (unsigned long long)c.min_cwnd, (unsigned long long)c.max_cwnd);
-	fs = swift_fs_ns(&c, ca->law.cwnd);
-	FUZZ_ASSERT(fs <= c.fs_range_ns, "fs %llu > range %llu",
-		    (unsigned long long)fs, (unsigned long long)c.fs_range_ns);
-	FUZZ_ASSERT(swift_target_ns(&c, ca->law.cwnd) == c.target_base_ns + fs,
-		    "target is not base + fs");
-	check_apply(ca);
+	FUZZ_ASSERT(fs <= c->fs_range_ns, "fs %llu > range %llu",
+		    (unsigned long long)fs, (unsigned long long)c->fs_range_ns);
+	FUZZ_ASSERT(k->st.target_ns == base + fs, "target %llu, want %llu + %llu",
+		    (unsigned long long)k->st.target_ns, (unsigned long long)base,
+		    (unsigned long long)fs);
 }
 
-static void check_median(const struct sock_model *ca, u16 h, u32 got)
+static void check_median(const struct fuzz_sock *k, u16 h)
 {
-	const struct dcc_medwin *w = &ca->med.w;
-	u32 lo = dcc_medwin_percentile(w, ca->med.buf, 0);
-	u32 hi = dcc_medwin_percentile(w, ca->med.buf, 100);
+	const struct dcc_medwin *w = &k->st.med.w;
+	u32 lo, hi;
 
-	FUZZ_ASSERT(h >= 1 && h <= ca->h_cap, "H %u outside [1, %u]", h,
-		    ca->h_cap);
+	if (!k->st.med.buf)
+		return;
+	lo = dcc_medwin_percentile(w, k->st.med.buf, 0);
+	hi = dcc_medwin_percentile(w, k->st.med.buf, 100);
+	FUZZ_ASSERT(h >= 1 && h <= k->cfg.h_cap, "H %u outside [1, %u]", h,
+		    k->cfg.h_cap);
 	FUZZ_ASSERT(w->n >= 1 && w->n <= h && w->n <= w->cap,
 		    "window holds %u, H %u, cap %u", w->n, h, w->cap);
-	FUZZ_ASSERT(got >= lo && got <= hi, "median %u outside [%u, %u]", got,
-		    lo, hi);
+	FUZZ_ASSERT(k->st.last_delay_ns >= lo && k->st.last_delay_ns <= hi,
+		    "median %u outside [%u, %u]", k->st.last_delay_ns, lo, hi);
 }
 
 /* ---- events ------------------------------------------------------------ */
 
-/* swift_median_delay() */
-static u32 median_delay(struct sock_model *ca, u32 rtt_us, u32 now32, u32 srtt)
-{
-	u32 d;
-	u16 h;
-
-	if (!ca->med.buf)
-		return rtt_us;
-	if (ca->med.w.n && (u32)(now32 - ca->last_push_us) > 2 * srtt)
-		median_reset(ca);
-	ca->last_push_us = now32;
-	h = swift_median_h(ca->law.cwnd, ca->spa_q8, ca->h_cap);
-	dcc_medwin_push(&ca->med.w, ca->med.buf, rtt_us, h);
-	if (ca->pctl == 50)
-		d = dcc_medwin_median(&ca->med.w, ca->med.buf);
-	else
-		d = dcc_medwin_percentile(&ca->med.w, ca->med.buf, ca->pctl);
-	check_median(ca, h, d);
-	return d;
-}
-
-static void on_ack(struct sock_model *ca, struct fz *in)
+static void on_ack(struct fuzz_sock *k, struct fz *in)
 {
 	u8 f = (u8)fz_raw(in, 1);
-	u32 rtt = fz_rtt_us(in), srtt, delay, acked;
-	struct swift_law_cfg c;
-	u64 target, want, prev;
+	u32 rtt_ns = fz_rtt_us(in) * 1000 - (u32)fz_range(in, 0, 999);
+	struct dcc_sample s = { .mss = k->mss };
+	struct dcc_decision d;
+	u64 before;
+	enum swift_action law, fr;
 
-	ca->now_us += f & 1 ? fz_span(in, 0, 5000000) : fz_raw(in, 1);
-	acked = f & 2 ? (u32)fz_span(in, 1, 1U << 16) : 1;
-	srtt = swift_srtt(ca);
-	swift_cfg(ca, &c);
-
-	if (acked) {		/* rs->acked_sacked > 0 */
-		u32 seg = min_t(u32, acked, 255) << 8;
-
-		ca->spa_q8 = (u16)((ca->spa_q8 * 7U + seg) / 8);
+	k->in.now_ns += f & 1 ? fz_span(in, 0, 5000000000ULL) : fz_raw(in, 2);
+	s.rx_ns = k->in.now_ns;
+	s.acked = f & 2 ? (u32)fz_span(in, 0, 1U << 16) : 1;
+	s.acked_bytes = s.acked * k->mss;
+	if (f & 4) {
+		s.losses = (u32)fz_span(in, 1, 64);
+		k->in.missing = (u32)fz_span(in, 0, 300);
 	}
-	/* rs->losses > 0 outside Loss; the LSwift gate either way */
-	if ((f & 4) && !ca->in_loss && (!ca->lazy || (f & 8))) {
-		ca->prior_cwnd = (u32)min_t(u64, ca->law.cwnd >> SWIFT_SHIFT,
-					    U32_MAX);	/* ssthresh */
-		prev = ca->law.cwnd;
-		swift_on_fast_recovery(&ca->law, &c, ca->now_us, srtt);
-		check_law(ca, prev);
+	k->in.cwnd_limited = f & 32;
+	if (f & 16 || !s.acked) {
+		s.why = s.acked ? DCC_SAMPLE_NO_RTT : DCC_SAMPLE_NO_ACKED;
+	} else {
+		/* the stack's estimators see the sample first */
+		u32 us = rtt_ns / 1000 ? rtt_ns / 1000 : 1;
+
+		s.rtt_ns = rtt_ns;
+		s.rtt_us = us;
+		s.tx_ns = s.rx_ns - rtt_ns;
+		k->srtt_us = k->srtt_us ? (7 * k->srtt_us + us) / 8 : us;
+		if (!k->min_rtt_us || us < k->min_rtt_us)
+			k->min_rtt_us = us;
+		refresh_in(k);
 	}
-	if (f & 16)
-		return;		/* no valid sample */
 
-	/* the kernel's RTT estimators see the sample first */
-	ca->srtt_us = ca->srtt_us ? (7 * ca->srtt_us + rtt) / 8 : rtt;
-	if (!ca->min_rtt_us || rtt < ca->min_rtt_us)
-		ca->min_rtt_us = rtt;
-	swift_cfg(ca, &c);
-	srtt = swift_srtt(ca);
+	before = k->st.cwnd;
+	swift_on_ack(&k->st, &k->cfg, &k->in, &s, &d);
+	law = SWIFT_D_LAW(d.flags);
+	fr = SWIFT_D_FR(d.flags);
+	check_window(k);
+	check_decision(k, &d);
 
-	delay = rtt;
-	if (ca->median)
-		delay = median_delay(ca, rtt, (u32)ca->now_us, srtt);
-	want = swift_target_ns(&c, ca->law.cwnd);
-	prev = ca->law.cwnd;
-	swift_on_ack(&ca->law, &c, ca->now_us, srtt, (u64)delay * 1000,
-		     acked, f & 32, &target);
-	FUZZ_ASSERT(target == want, "target %llu, want %llu",
-		    (unsigned long long)target, (unsigned long long)want);
-	check_law(ca, prev);
+	FUZZ_ASSERT(fr == SWIFT_NONE || fr == SWIFT_FR || fr == SWIFT_FR_HOLD,
+		    "fr action %d", fr);
+	FUZZ_ASSERT(fr == SWIFT_NONE ||
+		    (s.losses && !k->in.in_loss &&
+		     (!(k->st.flags & SWIFT_LAZY) || k->in.missing >= k->cfg.lswift_k)),
+		    "SACK cut without its condition (lazy %d, missing %u, k %u)",
+		    k->st.flags & SWIFT_LAZY, k->in.missing, k->cfg.lswift_k);
+	if (s.why) {
+		FUZZ_ASSERT(law == SWIFT_NONE, "law ran without a sample: %d", law);
+		return;
+	}
+	FUZZ_ASSERT(law <= SWIFT_HOLD || law == SWIFT_NO_AI, "law action %d", law);
+	if (fr == SWIFT_NONE || fr == SWIFT_FR_HOLD) {
+		check_target(k, before);
+		if (law == SWIFT_AI)
+			FUZZ_ASSERT(k->st.cwnd >= before, "AI shrank %llu -> %llu",
+				    (unsigned long long)before,
+				    (unsigned long long)k->st.cwnd);
+		if (law == SWIFT_MD || law == SWIFT_HOLD || law == SWIFT_NO_AI)
+			FUZZ_ASSERT(k->st.cwnd <= before ||
+				    before < k->cfg.min_cwnd, "no-growth step grew");
+		if (law == SWIFT_MD)
+			FUZZ_ASSERT(k->st.cwnd >= k->cfg.min_cwnd &&
+				    (k->st.cwnd == k->cfg.min_cwnd ||
+				     k->st.cwnd >= ((before * (SWIFT_ONE - k->cfg.max_mdf))
+						    >> SWIFT_SHIFT)),
+				    "MD cut beyond max_mdf");
+	}
+	FUZZ_ASSERT(k->st.retx_cnt == 0, "an ACK with a sample resets the RTO count");
+	if (k->st.flags & SWIFT_MEDIAN)
+		check_median(k, SWIFT_D_H(d.flags));
+	else
+		FUZZ_ASSERT(k->st.last_delay_ns == s.rtt_ns, "delay is the sample");
 }
 
-/* ssthresh, then CA_EVENT_LOSS (tcp_enter_loss), then set_state(Loss) */
-static void on_rto(struct sock_model *ca)
+static void on_rto(struct fuzz_sock *k)
 {
-	struct swift_law_cfg c;
-	u64 prev = ca->law.cwnd;
+	struct dcc_decision d;
+	enum swift_action a;
 
-	ca->prior_cwnd = (u32)min_t(u64, ca->law.cwnd >> SWIFT_SHIFT, U32_MAX);
-	swift_cfg(ca, &c);
-	swift_on_rto(&ca->law, &c, ca->now_us, swift_srtt(ca));
-	median_reset(ca);
-	check_law(ca, prev);
-	ca->in_loss = true;
+	swift_on_recovery_start(&k->st);	/* ssthresh, then set_state */
+	a = swift_on_rto(&k->st, &k->cfg, &k->in);
+	check_window(k);
+	FUZZ_ASSERT(a == SWIFT_RTO || a == SWIFT_RESET, "rto action %d", a);
+	FUZZ_ASSERT(a != SWIFT_RESET || k->st.cwnd == k->cfg.min_cwnd,
+		    "reset leaves cwnd %llu", (unsigned long long)k->st.cwnd);
+	FUZZ_ASSERT((a == SWIFT_RESET) == (k->st.retx_cnt >= k->cfg.retx_reset),
+		    "reset after %u of %u RTOs", k->st.retx_cnt, k->cfg.retx_reset);
+	if (k->st.med.buf)
+		FUZZ_ASSERT(k->st.med.w.n == 0, "RTO leaves stale samples");
+	swift_decide(&k->st, &k->cfg, &k->in, k->mss, &d);
+	check_decision(k, &d);
 }
 
-/*
- * undo_cwnd (a spurious loss): LSwift and MSwift take the cut back, never
- * above max_cwnd (the prior window was inside the clamps).
- */
-static void on_undo(struct sock_model *ca)
+static void on_undo(struct fuzz_sock *k)
 {
-	struct swift_law_cfg c;
+	u64 before = k->st.cwnd, prior = (u64)k->st.prior_cwnd << SWIFT_SHIFT;
+	u32 pkts = swift_on_undo(&k->st);
 
-	if (ca->lazy)
-		ca->law.cwnd = max_t(u64, ca->law.cwnd,
-				     (u64)ca->prior_cwnd << SWIFT_SHIFT);
-	swift_cfg(ca, &c);
-	FUZZ_ASSERT(ca->law.cwnd <= c.max_cwnd,
-		    "undo: cwnd %llu above %llu", (unsigned long long)ca->law.cwnd,
-		    (unsigned long long)c.max_cwnd);
-	check_apply(ca);
+	FUZZ_ASSERT(pkts == swift_cwnd_pkts(k->st.cwnd), "undo returns snd_cwnd");
+	if (k->st.flags & SWIFT_LAZY)
+		FUZZ_ASSERT(k->st.cwnd == (before > prior ? before : prior), "lazy undo");
+	else
+		FUZZ_ASSERT(k->st.cwnd == before, "swift keeps its cut");
+	/* the prior window was inside the clamps of its time */
+	FUZZ_ASSERT(k->st.cwnd <= SWIFT_CWND_MAX, "undo above 2^30 packets");
 }
 
 /* one ACK of a replayed run (fz_replay) */
@@ -336,46 +281,66 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz in = { data, size };
 	struct swift_params p;
-	struct sock_model ca;
-	u8 variant;
-	u32 mss, clamp;
+	struct fuzz_sock k;
+	struct dcc_decision d;
+	u8 variant, flags;
 
+	memset(&k, 0, sizeof(k));
 	read_params(&in, &p);
+	swift_cfg_init(&k.cfg, &p);
 	variant = (u8)(fz_raw(&in, 1) % 3);
-	mss = fz_mss(&in);
-	clamp = fz_bool(&in) ? U32_MAX : (u32)fz_span(&in, 1, 65535);
+	flags = (variant != V_SWIFT ? SWIFT_LAZY : 0) |
+		(variant == V_MSWIFT ? SWIFT_MEDIAN : 0);
+	k.mss = fz_mss(&in);
+	k.in.cwnd_clamp = fz_bool(&in) ? U32_MAX : (u32)fz_span(&in, 1, 65535);
+	k.in.now_ns = fz_span(&in, 0, 1ULL << 62);
+	refresh_in(&k);
 	dcc_medbuf_fail_allocs = fz_bool(&in);
-	sock_init(&ca, &p, variant, mss, clamp);
+	swift_core_init(&k.st, &k.cfg, flags, k.in.cwnd_clamp);
 	dcc_medbuf_fail_allocs = 0;
-	check_apply(&ca);
+	check_window(&k);
+	swift_decide(&k.st, &k.cfg, &k.in, k.mss, &d);
+	check_decision(&k, &d);
 
 	for (int i = 0; in.n && i < MAX_EVENTS; i++) {
 		u8 op = (u8)fz_raw(&in, 1);
 
 		switch (op % 16) {
+		case 8:		/* the window anywhere in its range */
+			k.st.cwnd = fz_span(&in, k.cfg.min_cwnd,
+					    swift_max_cwnd(&k.cfg, k.in.cwnd_clamp));
+			break;
+		case 9:		/* snd_cwnd_clamp rises (route, sysctl) */
+			k.in.cwnd_clamp = fz_bool(&in) ? U32_MAX :
+					  (u32)fz_span(&in, k.in.cwnd_clamp, U32_MAX);
+			break;
 		case 10:
-			on_rto(&ca);
+			on_rto(&k);
+			k.in.in_loss = true;
 			break;
 		case 11:	/* recovery ends: TCP_CA_Open */
-			ca.in_loss = false;
+			k.in.in_loss = false;
 			break;
 		case 12:
-			on_undo(&ca);
+			on_undo(&k);
 			break;
-		case 13:	/* CA_EVENT_TX_START, set_state(Loss) */
-			median_reset(&ca);
+		case 13:	/* CA_EVENT_TX_START after idle */
+			swift_on_idle_restart(&k.st);
+			if (k.st.med.buf)
+				FUZZ_ASSERT(k.st.med.w.n == 0, "idle leaves stale samples");
 			break;
 		case 14:	/* the windowed min RTT expired: it may rise */
-			ca.min_rtt_us = fz_rtt_us(&in);
+			k.min_rtt_us = fz_rtt_us(&in);
+			refresh_in(&k);
 			break;
 		case 15:	/* a run of ACKs replaying one event */
-			i += fz_replay(&in, replay_step, &ca);
+			i += fz_replay(&in, replay_step, &k);
 			break;
 		default:
-			on_ack(&ca, &in);
+			on_ack(&k, &in);
 			break;
 		}
 	}
-	dcc_medbuf_release(&ca.med);
+	swift_core_release(&k.st);
 	return 0;
 }

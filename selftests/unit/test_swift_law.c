@@ -3,20 +3,24 @@
  * Swift / MSwift control law: exact arithmetic against the papers' worked
  * numbers, the range extremes, and a deterministic packet-level model of a
  * bottleneck -- optionally sprayed over P paths of which K are congested --
- * driven through the real plain-C code tcp_swift.ko runs (swift_law.c and
- * dcc_lib's median window).
+ * driven through the very per-ACK core tcp_swift.ko runs: every ACK of the
+ * model is a dcc_sample handed to swift_on_ack() (swift_law.c, with
+ * dcc_lib's median window inside it), every send paced at the rate
+ * swift_decide() returns.
  *
  * Model (1 us ticks): N senders, each window-limited at max(1, floor(cwnd))
- * packets and paced at cwnd * mss / srtt below one packet (Swift's pacing
- * mode) or at 2 * cwnd * mss / srtt above; packets (1500 B) cross half the
+ * packets and paced at the core's rate (cwnd * mss / rtt below one packet,
+ * Swift's pacing mode, with srtt capped at max(target, last delay); 2 *
+ * cwnd * mss / srtt above); packets (1500 B) cross half the
  * base RTT, wait in one FIFO served at mu (the shared bottleneck), then go
  * to the receiver over one of P paths picked at random per packet; a
  * congested path adds D us one way.  The ACK returns after the other half.
  * Reordering is modelled as Linux's SACK loss detection sees it: a packet
  * overtaken by 3 later ones is "detected lost" at the ACK that makes it so
  * (Swift cuts there: its SACK-hole reaction); for LSwift/MSwift the cut
- * needs lswift_k successive missing packets and is undone when the late
- * packet arrives (DSACK), as tcp_swift does.
+ * needs lswift_k successive missing packets (the core's gate, fed the
+ * run the model recorded at send time) and is undone through the core's
+ * swift_on_undo when the late packet arrives (DSACK), as tcp_swift does.
  *
  * Scale: mu = 1 Gbit/s, base RTT 1 ms (BDP 83 packets, the VM testbed's
  * BDP in packets), queueing allowance 200 us (0.2 RTT), fs_range 1 ms,
@@ -31,18 +35,64 @@
 
 /* ---- exact arithmetic ---------------------------------------------- */
 
-static struct swift_law_cfg htsim_cfg(void)
+static struct swift_cfg htsim_cfg(void)
 {
 	/* [H] defaults: base_target 20 us, fs_range 100 us, fs 0.1 .. 100 */
-	struct swift_law_cfg c = {
+	struct swift_cfg c = {
 		.target_base_ns = 20000, .fs_range_ns = 100000,
-		.min_cwnd = SWIFT_MPKT_TO_Q16(1), .max_cwnd = 1000 * SWIFT_ONE,
+		.min_cwnd = SWIFT_MPKT_TO_Q16(1), .init_cwnd = 10 * SWIFT_ONE,
 		.ai = SWIFT_ONE, .beta = SWIFT_PM_TO_Q16(800),
-		.max_mdf = SWIFT_PM_TO_Q16(500), .retx_reset = 5,
+		.max_mdf = SWIFT_PM_TO_Q16(500), .retx_reset = 5, .lswift_k = 5,
+		.pctl = 50, .h_cap = 128, .pacing_pct = 200,
 	};
 
 	swift_cfg_fs(&c, SWIFT_MPKT_TO_Q16(100), 100 * SWIFT_ONE);
 	return c;
+}
+
+/* the socket's window clamp (snd_cwnd_clamp) the law tests run with */
+static u32 clamp_pkts = 1000;
+
+/*
+ * One ACK with a delay sample through swift_on_ack: @now_us, @srtt_us in
+ * us (the tests' worked numbers), @delay_ns the sample.  Returns the AI/MD
+ * action; *t the target it used.
+ */
+static enum swift_action law_ack(struct swift_core *l, const struct swift_cfg *c,
+				 u64 now_us, u32 srtt_us, u64 delay_ns, u32 acked,
+				 bool grow, u64 *t)
+{
+	struct swift_in in = { .srtt_ns = (u64)srtt_us * 1000, .cwnd_clamp = clamp_pkts,
+			       .cwnd_limited = grow };
+	struct dcc_sample s = { .rx_ns = now_us * 1000, .rtt_ns = (u32)delay_ns,
+				.acked = acked, .mss = 1500 };
+	struct dcc_decision d;
+
+	swift_on_ack(l, c, &in, &s, &d);
+	*t = l->target_ns;
+	return SWIFT_D_LAW(d.flags);
+}
+
+/* An ACK that marks a packet lost and carries no delay sample. */
+static enum swift_action law_fr(struct swift_core *l, const struct swift_cfg *c,
+				u64 now_us, u32 srtt_us)
+{
+	struct swift_in in = { .srtt_ns = (u64)srtt_us * 1000, .cwnd_clamp = clamp_pkts };
+	struct dcc_sample s = { .rx_ns = now_us * 1000, .losses = 1, .mss = 1500,
+				.why = DCC_SAMPLE_NO_RTT };
+	struct dcc_decision d;
+
+	swift_on_ack(l, c, &in, &s, &d);
+	return SWIFT_D_FR(d.flags);
+}
+
+static enum swift_action law_rto(struct swift_core *l, const struct swift_cfg *c,
+				 u64 now_us, u32 srtt_us)
+{
+	struct swift_in in = { .now_ns = now_us * 1000, .srtt_ns = (u64)srtt_us * 1000,
+			       .cwnd_clamp = clamp_pkts };
+
+	return swift_on_rto(l, c, &in);
 }
 
 static double q16(u64 x)
@@ -52,15 +102,15 @@ static double q16(u64 x)
 
 static void test_target(void)
 {
-	struct swift_law_cfg c = htsim_cfg();
-	/* spec 2.2 worked values: fs(0.1)=100, fs(1)=29.4, fs(10)=7.06,
+	struct swift_cfg c = htsim_cfg();
+	/* worked values at htsim's defaults: fs(0.1)=100, fs(1)=29.4, fs(10)=7.06,
 	 * fs(50)=1.35 us, fs(>=100)=0 */
 	static const struct { double cwnd, fs_us; } w[] = {
 		{ 0.1, 100.0 }, { 1, 29.38 }, { 10, 7.06 }, { 50, 1.35 },
 		{ 100, 0 }, { 1000, 0 }, { 0.01, 100.0 },
 	};
 
-	tap_begin("target: flow-scaling worked values of spec 2.2 ([H] defaults)");
+	tap_begin("target: flow-scaling worked values ([H] defaults)");
 	for (unsigned int i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
 		u64 cw = (u64)(w[i].cwnd * SWIFT_ONE);
 		double got = swift_fs_ns(&c, cw) / 1000.0;
@@ -69,13 +119,20 @@ static void test_target(void)
 		      "cwnd %.2f: fs %.3f us, want %.2f", w[i].cwnd, got, w[i].fs_us);
 	}
 	CHECK(swift_fs_ns(&c, 0) == 0, "fs(0) = 0 as htsim");
-	CHECK(swift_target_ns(&c, 10 * SWIFT_ONE) == 20000 + swift_fs_ns(&c, 10 * SWIFT_ONE),
+	CHECK(swift_target_ns(&c, 0, 10 * SWIFT_ONE) == 20000 + swift_fs_ns(&c, 10 * SWIFT_ONE),
 	      "target = base + fs");
 	/* the topology term: 4 hops of 3.05 us at cwnd 10 -> 39.3 us */
 	c.target_base_ns = 20000 + 4 * 3050;
-	CHECK(fabs(swift_target_ns(&c, 10 * SWIFT_ONE) / 1000.0 - 39.3) < 0.1,
+	CHECK(fabs(swift_target_ns(&c, 0, 10 * SWIFT_ONE) / 1000.0 - 39.3) < 0.1,
 	      "4 hops at cwnd 10: %.2f us, want 39.3",
-	      swift_target_ns(&c, 10 * SWIFT_ONE) / 1000.0);
+	      swift_target_ns(&c, 0, 10 * SWIFT_ONE) / 1000.0);
+	/* relative mode adds the flow's min RTT, absolute mode ignores it */
+	c.relative = true;
+	CHECK(swift_target_ns(&c, 1000000, 10 * SWIFT_ONE) ==
+	      1000000 + swift_target_ns(&c, 0, 10 * SWIFT_ONE), "relative: + min RTT");
+	c.relative = false;
+	CHECK(swift_target_ns(&c, 1000000, 10 * SWIFT_ONE) ==
+	      swift_target_ns(&c, 0, 10 * SWIFT_ONE), "absolute: no min RTT");
 	/* fs off when the range is 0 or min >= max */
 	c = htsim_cfg();
 	c.fs_range_ns = 0;
@@ -113,19 +170,19 @@ static void test_target(void)
 
 static void test_md_ai(void)
 {
-	struct swift_law_cfg c = htsim_cfg();
-	struct swift_law l;
+	struct swift_cfg c = htsim_cfg();
+	struct swift_core l;
 	u64 t;
 
 	c.fs_range_ns = 0;	/* target = 20 us flat */
-	tap_begin("MD factor: 1 - beta (d - t) / d, capped at 1 - max_mdf (spec 4.1)");
+	tap_begin("MD factor: 1 - beta (d - t) / d, capped at 1 - max_mdf");
 	static const struct { double ratio, f; } md[] = {
 		{ 1.0, 1 - 0.0 }, { 1.25, 0.84 }, { 2.0, 0.6 }, { 2.5, 0.52 },
 		{ 3.0, 0.5 }, { 100.0, 0.5 },
 	};
 	for (unsigned int i = 0; i < sizeof(md) / sizeof(md[0]); i++) {
-		l = (struct swift_law){ .cwnd = 100 * SWIFT_ONE };
-		enum swift_action a = swift_on_ack(&l, &c, 1000000, 100,
+		l = (struct swift_core){ .cwnd = 100 * SWIFT_ONE };
+		enum swift_action a = law_ack(&l, &c, 1000000, 100,
 						   (u64)(20000 * md[i].ratio), 1, true, &t);
 
 		CHECK(a == SWIFT_MD, "ratio %.2f: action %d", md[i].ratio, a);
@@ -136,99 +193,101 @@ static void test_md_ai(void)
 	tap_end();
 
 	tap_begin("AI: +ai/cwnd per packet (+ai per RTT), +ai per packet below 1");
-	l = (struct swift_law){ .cwnd = 10 * SWIFT_ONE };
+	l = (struct swift_core){ .cwnd = 10 * SWIFT_ONE };
 	for (int i = 0; i < 10; i++)
-		swift_on_ack(&l, &c, 1000 + i, 100, 10000, 1, true, &t);
+		law_ack(&l, &c, 1000 + i, 100, 10000, 1, true, &t);
 	CHECK(fabs(q16(l.cwnd) - 10.96) < 0.01, "10 acks at cwnd 10: %.4f", q16(l.cwnd));
-	l = (struct swift_law){ .cwnd = 10 * SWIFT_ONE };
-	swift_on_ack(&l, &c, 1000, 100, 10000, 10, true, &t);
+	l = (struct swift_core){ .cwnd = 10 * SWIFT_ONE };
+	law_ack(&l, &c, 1000, 100, 10000, 10, true, &t);
 	CHECK(fabs(q16(l.cwnd) - 11.0) < 0.01, "one ack of 10 at cwnd 10: %.4f", q16(l.cwnd));
-	l = (struct swift_law){ .cwnd = SWIFT_ONE / 2 };
-	swift_on_ack(&l, &c, 1000, 100, 10000, 1, true, &t);
+	l = (struct swift_core){ .cwnd = SWIFT_ONE / 2 };
+	law_ack(&l, &c, 1000, 100, 10000, 1, true, &t);
 	CHECK(fabs(q16(l.cwnd) - 1.5) < 1e-4, "cwnd 0.5 + ai: %.4f", q16(l.cwnd));
-	l = (struct swift_law){ .cwnd = 10 * SWIFT_ONE };
-	CHECK(swift_on_ack(&l, &c, 1000, 100, 10000, 1, false, &t) == SWIFT_NO_AI &&
+	l = (struct swift_core){ .cwnd = 10 * SWIFT_ONE };
+	CHECK(law_ack(&l, &c, 1000, 100, 10000, 1, false, &t) == SWIFT_NO_AI &&
 	      l.cwnd == 10 * SWIFT_ONE, "not cwnd-limited: no growth");
-	c.max_cwnd = 11 * SWIFT_ONE;
-	l = (struct swift_law){ .cwnd = 11 * SWIFT_ONE };
-	swift_on_ack(&l, &c, 1000, 100, 10000, 1000, true, &t);
+	clamp_pkts = 11;
+	l = (struct swift_core){ .cwnd = 11 * SWIFT_ONE };
+	law_ack(&l, &c, 1000, 100, 10000, 1000, true, &t);
 	CHECK(l.cwnd == 11 * SWIFT_ONE, "clamped at max_cwnd");
+	clamp_pkts = 1000;
 	tap_end();
 
 	c = htsim_cfg();
 	c.fs_range_ns = 0;
-	tap_begin("at most one decrease per RTT; a hold does not move the guard (8-B1)");
-	l = (struct swift_law){ .cwnd = 100 * SWIFT_ONE };
-	CHECK(swift_on_ack(&l, &c, 5000, 100, 40000, 1, true, &t) == SWIFT_MD, "first MD");
+	tap_begin("at most one decrease per RTT; a hold does not move the guard");
+	l = (struct swift_core){ .cwnd = 100 * SWIFT_ONE };
+	CHECK(law_ack(&l, &c, 5000, 100, 40000, 1, true, &t) == SWIFT_MD, "first MD");
 	u64 w1 = l.cwnd;
-	CHECK(swift_on_ack(&l, &c, 5050, 100, 40000, 1, true, &t) == SWIFT_HOLD &&
+	CHECK(law_ack(&l, &c, 5050, 100, 40000, 1, true, &t) == SWIFT_HOLD &&
 	      l.cwnd == w1, "second within srtt held");
-	CHECK(swift_on_fast_recovery(&l, &c, 5060, 100) == SWIFT_FR_HOLD && l.cwnd == w1,
+	CHECK(law_fr(&l, &c, 5060, 100) == SWIFT_FR_HOLD && l.cwnd == w1,
 	      "fast-recovery within srtt held");
-	CHECK(swift_on_ack(&l, &c, 5099, 100, 40000, 1, true, &t) == SWIFT_HOLD, "held at 99 us");
-	CHECK(swift_on_ack(&l, &c, 5100, 100, 40000, 1, true, &t) == SWIFT_MD && l.cwnd < w1,
+	CHECK(law_ack(&l, &c, 5099, 100, 40000, 1, true, &t) == SWIFT_HOLD, "held at 99 us");
+	CHECK(law_ack(&l, &c, 5100, 100, 40000, 1, true, &t) == SWIFT_MD && l.cwnd < w1,
 	      "MD again one srtt after the first");
-	CHECK(swift_on_fast_recovery(&l, &c, 5300, 100) == SWIFT_FR, "FR after srtt cuts");
+	CHECK(law_fr(&l, &c, 5300, 100) == SWIFT_FR, "FR after srtt cuts");
 	/* persistent high delay: exactly one cut per srtt over 100 srtts */
 	{
 		int cuts = 0;
 
-		l = (struct swift_law){ .cwnd = 1000 * SWIFT_ONE };
-		c.max_cwnd = 2000 * SWIFT_ONE;
+		l = (struct swift_core){ .cwnd = 1000 * SWIFT_ONE };
+		clamp_pkts = 2000;
 		for (u64 now = 10000; now < 10000 + 100 * 100; now += 3)
-			cuts += swift_on_ack(&l, &c, now, 100, 21000, 1, true, &t) == SWIFT_MD;
+			cuts += law_ack(&l, &c, now, 100, 21000, 1, true, &t) == SWIFT_MD;
 		CHECK(cuts >= 99 && cuts <= 101, "cuts in 100 srtt: %d", cuts);
+		clamp_pkts = 1000;
 	}
-	/* the guard survives the 32-bit wrap of the us clock */
-	l = (struct swift_law){ .cwnd = 100 * SWIFT_ONE };
-	swift_on_ack(&l, &c, 0xffffffc0ULL, 100, 40000, 1, true, &t);
-	CHECK(swift_on_ack(&l, &c, 0x100000010ULL, 100, 40000, 1, true, &t) == SWIFT_HOLD,
+	/* the guard holds across 2^32 us (the old 32-bit us clock's wrap) */
+	l = (struct swift_core){ .cwnd = 100 * SWIFT_ONE };
+	law_ack(&l, &c, 0xffffffc0ULL, 100, 40000, 1, true, &t);
+	CHECK(law_ack(&l, &c, 0x100000010ULL, 100, 40000, 1, true, &t) == SWIFT_HOLD,
 	      "80 us across the wrap: held");
-	CHECK(swift_on_ack(&l, &c, 0x100000030ULL, 100, 40000, 1, true, &t) == SWIFT_MD,
+	CHECK(law_ack(&l, &c, 0x100000030ULL, 100, 40000, 1, true, &t) == SWIFT_MD,
 	      "112 us across the wrap: cut");
 	tap_end();
 
 	tap_begin("RTO: cut by max_mdf; retx_reset consecutive RTOs -> min_cwnd");
 	c = htsim_cfg();
-	l = (struct swift_law){ .cwnd = 64 * SWIFT_ONE };
-	CHECK(swift_on_rto(&l, &c, 1000000, 100) == SWIFT_RTO && l.cwnd == 32 * SWIFT_ONE,
+	l = (struct swift_core){ .cwnd = 64 * SWIFT_ONE };
+	CHECK(law_rto(&l, &c, 1000000, 100) == SWIFT_RTO && l.cwnd == 32 * SWIFT_ONE,
 	      "first RTO halves: %.3f", q16(l.cwnd));
 	for (int i = 2; i <= 4; i++)
-		swift_on_rto(&l, &c, 1000000 + i * 1000, 100);
+		law_rto(&l, &c, 1000000 + i * 1000, 100);
 	CHECK(l.cwnd == 4 * SWIFT_ONE, "four RTOs: %.3f", q16(l.cwnd));
-	CHECK(swift_on_rto(&l, &c, 1010000, 100) == SWIFT_RESET && l.cwnd == c.min_cwnd,
+	CHECK(law_rto(&l, &c, 1010000, 100) == SWIFT_RESET && l.cwnd == c.min_cwnd,
 	      "fifth: min_cwnd");
-	l = (struct swift_law){ .cwnd = 64 * SWIFT_ONE };
+	l = (struct swift_core){ .cwnd = 64 * SWIFT_ONE };
 	for (int i = 0; i < 4; i++)
-		swift_on_rto(&l, &c, 2000000 + i * 1000, 100);
-	swift_on_ack(&l, &c, 2010000, 100, 10000, 1, true, &t);
+		law_rto(&l, &c, 2000000 + i * 1000, 100);
+	law_ack(&l, &c, 2010000, 100, 10000, 1, true, &t);
 	CHECK(l.retx_cnt == 0, "an ACK with a sample resets the count");
-	CHECK(swift_on_rto(&l, &c, 2020000, 100) == SWIFT_RTO && l.cwnd >= SWIFT_ONE,
+	CHECK(law_rto(&l, &c, 2020000, 100) == SWIFT_RTO && l.cwnd >= SWIFT_ONE,
 	      "then an RTO is a plain cut again");
 	tap_end();
 }
 
 static void test_pacing_h(void)
 {
-	tap_begin("pacing below one packet: gap = srtt / cwnd (spec 7.3 micro-test)");
+	tap_begin("pacing below one packet: gap = srtt / cwnd");
 	static const double cw[] = { 0.5, 0.1, 0.001, 0.9 };
 	for (unsigned int i = 0; i < 4; i++) {
 		u64 q = (u64)(cw[i] * SWIFT_ONE);
-		u64 r = swift_pacing_rate(q, 1500, 10000, 200);
+		u64 r = swift_pacing_rate(q, 1500, 10000000, 200);
 		double gap_us = 1500.0 * 1e6 / (double)r;
 		double want = 10000 / q16(q);	/* the Q16 window's own gap */
 
-		/* +-1% (spec 7.3), plus the rate's rounding to whole B/s */
+		/* +-1%, plus the rate's rounding to whole B/s */
 		CHECK(fabs(gap_us - want) <= 0.01 * want + gap_us / r,
 		      "cwnd %.3f: gap %.1f us, want %.1f", cw[i], gap_us, want);
 	}
-	u64 r = swift_pacing_rate(10 * SWIFT_ONE, 1500, 10000, 200);
+	u64 r = swift_pacing_rate(10 * SWIFT_ONE, 1500, 10000000, 200);
 	CHECK(r == 3000000, "cwnd 10, srtt 10 ms, 200%%: %llu B/s", (unsigned long long)r);
 	CHECK(swift_cwnd_pkts(SWIFT_ONE / 3) == 1 && swift_cwnd_pkts(10 * SWIFT_ONE + 5) == 10,
 	      "snd_cwnd = max(1, floor)");
 	tap_end();
 
-	tap_begin("MSwift H = max(W/2, 1) ACKs, per segments-per-ACK, capped (Eq. 8, 8-B3)");
+	tap_begin("MSwift H = max(W/2, 1) ACKs, per segments-per-ACK, capped (Eq. 8)");
 	CHECK(swift_median_h(100 * SWIFT_ONE, 256, 128) == 50, "W 100: 50");
 	CHECK(swift_median_h(100 * SWIFT_ONE, 512, 128) == 25, "W 100, 2 seg/ACK: 25");
 	CHECK(swift_median_h(1000 * SWIFT_ONE, 256, 128) == 128, "W 1000: cap 128");
@@ -238,49 +297,171 @@ static void test_pacing_h(void)
 	tap_end();
 }
 
+/*
+ * The per-ACK steps the glue used to run itself, now in swift_on_ack:
+ * LSwift's gate, the Loss-state exception, MSwift's staleness rule and
+ * segments-per-ACK H, the sub-packet pacing cap, the window in bytes,
+ * undo per variant.
+ */
+static void test_core_steps(void)
+{
+	struct swift_cfg c = htsim_cfg();
+	struct swift_core l;
+	struct swift_in in = { .srtt_ns = 100000, .cwnd_clamp = 1000 };
+	struct dcc_sample s = { .rx_ns = 1000000000, .losses = 1, .mss = 1448,
+				.why = DCC_SAMPLE_NO_RTT };
+	struct dcc_decision d;
+
+	tap_begin("core: SACK-hole cut, LSwift's gate at lswift_k missing, none in Loss");
+	swift_core_init(&l, &c, SWIFT_LAZY, 1000);
+	in.missing = 4;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(SWIFT_D_FR(d.flags) == SWIFT_NONE && l.cwnd == 10 * SWIFT_ONE,
+	      "lswift, 4 of 5 missing: no cut (%d)", SWIFT_D_FR(d.flags));
+	in.missing = 5;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(SWIFT_D_FR(d.flags) == SWIFT_FR && l.cwnd == 5 * SWIFT_ONE,
+	      "lswift, 5 missing: cut by max_mdf (%.3f)", q16(l.cwnd));
+	swift_core_release(&l);
+	swift_core_init(&l, &c, 0, 1000);
+	in.missing = 0;
+	in.in_loss = true;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(SWIFT_D_FR(d.flags) == SWIFT_NONE, "swift in Loss: no SACK cut");
+	in.in_loss = false;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(SWIFT_D_FR(d.flags) == SWIFT_FR, "swift, any hole: cut");
+	CHECK(SWIFT_D_LAW(d.flags) == SWIFT_NONE, "no delay sample: no AI/MD");
+	swift_on_recovery_start(&l);
+	CHECK(swift_on_undo(&l) == 5 && l.cwnd == 5 * SWIFT_ONE, "swift keeps its cut on undo");
+	swift_core_release(&l);
+	swift_core_init(&l, &c, SWIFT_LAZY, 1000);
+	swift_on_recovery_start(&l);
+	in.missing = 9;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(swift_on_undo(&l) == 10 && l.cwnd == 10 * SWIFT_ONE, "lswift takes it back");
+	swift_core_release(&l);
+	tap_end();
+
+	tap_begin("core: MSwift's window, H per segments per ACK, emptied after 2 srtt");
+	swift_core_init(&l, &c, SWIFT_LAZY | SWIFT_MEDIAN, 1000);
+	l.cwnd = 100 * SWIFT_ONE;
+	s = (struct dcc_sample){ .rx_ns = 1000000000, .acked = 1, .mss = 1448 };
+	in = (struct swift_in){ .srtt_ns = 100000, .cwnd_clamp = 1000, .cwnd_limited = true };
+	for (int i = 0; i < 60; i++) {
+		s.rx_ns += 1000;
+		s.rtt_ns = i % 4 != 3 ? 10000 : 500000;	/* one in four slow */
+		swift_on_ack(&l, &c, &in, &s, &d);
+	}
+	CHECK(l.med.w.n == 50 && SWIFT_D_H(d.flags) == 50, "W 100, 1 seg/ACK: H 50, %u held",
+	      l.med.w.n);
+	CHECK(l.last_delay_ns == 10000, "the median ignores the slow quarter: %u ns",
+	      l.last_delay_ns);
+	s.rx_ns += 200000;		/* exactly 2 srtt: still fresh */
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(l.med.w.n == 50, "a gap of 2 srtt keeps the window (%u)", l.med.w.n);
+	s.rx_ns += 200001;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	CHECK(l.med.w.n == 1, "a longer gap empties it (%u)", l.med.w.n);
+	for (int i = 0; i < 40; i++) {
+		s.rx_ns += 1000;
+		s.acked = 2;
+		swift_on_ack(&l, &c, &in, &s, &d);
+	}
+	CHECK(SWIFT_D_H(d.flags) == swift_median_h(l.cwnd, l.spa_q8, 128) &&
+	      SWIFT_D_H(d.flags) < 30, "2 segments per ACK halve H: %u (spa %u/256)",
+	      SWIFT_D_H(d.flags), l.spa_q8);
+	swift_on_idle_restart(&l);
+	CHECK(l.med.w.n == 0, "restart after idle empties it");
+	s.acked = 1;
+	swift_on_ack(&l, &c, &in, &s, &d);
+	in.now_ns = s.rx_ns;
+	swift_on_rto(&l, &c, &in);
+	CHECK(l.med.w.n == 0, "an RTO empties it");
+	swift_core_release(&l);
+	tap_end();
+
+	tap_begin("core: the decision; below one packet srtt is capped at max(target, delay)");
+	swift_core_init(&l, &c, 0, 1000);
+	in = (struct swift_in){ .srtt_ns = 1000000, .cwnd_clamp = 1000 };
+	swift_decide(&l, &c, &in, 1448, &d);
+	CHECK(d.cwnd_bytes == 10 * 1448 && d.rate_bytes_ps == 2 * 10 * 1448 * 1000,
+	      "cwnd 10, srtt 1 ms: %llu B, %llu B/s", (unsigned long long)d.cwnd_bytes,
+	      (unsigned long long)d.rate_bytes_ps);
+	/* test_swift_rto's case: srtt 198 ms after a blackhole, min_cwnd */
+	l.cwnd = SWIFT_MPKT_TO_Q16(1);
+	l.last_delay_ns = 41000;
+	in.srtt_ns = 198000000;
+	swift_decide(&l, &c, &in, 1448, &d);
+	{
+		u64 t = swift_target_ns(&c, 0, l.cwnd);
+		double want = q16(l.cwnd) * 1448 * 1e9 / (double)t;
+
+		CHECK(t > 41000 && fabs((double)d.rate_bytes_ps - want) <= 1,
+		      "cwnd %.4f: %llu B/s = cwnd * mss / target %llu ns (not / srtt)",
+		      q16(l.cwnd), (unsigned long long)d.rate_bytes_ps, (unsigned long long)t);
+		CHECK(d.cwnd_bytes == 1448, "window: one packet (%llu B)",
+		      (unsigned long long)d.cwnd_bytes);
+		l.last_delay_ns = 300000000;	/* the path itself is slow */
+		swift_decide(&l, &c, &in, 1448, &d);
+		want = q16(l.cwnd) * 1448 * 1e9 / 198e6;
+		CHECK(fabs((double)d.rate_bytes_ps - want) <= 1, "delay above srtt: by srtt (%llu)",
+		      (unsigned long long)d.rate_bytes_ps);
+	}
+	swift_core_release(&l);
+	tap_end();
+}
+
 /* Range extremes under UBSan: nothing overflows, results stay bounded. */
 static void test_extremes(void)
 {
-	struct swift_law_cfg c = htsim_cfg();
+	struct swift_cfg c = htsim_cfg();
 
 	tap_begin("extremes: cwnd 2^-16..2^30 pkts, delay 1 ns..1 s, srtt 1 us..1 s, mss 64 KB");
-	c.max_cwnd = SWIFT_CWND_MAX;
 	c.min_cwnd = 1;
 	c.ai = 100 * SWIFT_ONE;
 	c.fs_range_ns = 1000000000;
 	c.target_base_ns = 1000000000;
 	for (int i = 0; i < 200000; i++) {
-		struct swift_law l = { .cwnd = rnd_range(1, SWIFT_CWND_MAX),
-				       .t_last_decrease = (u32)rnd64() };
-		u64 d = rnd_range(1, 2000000000ULL), t;
+		struct swift_core l = { .cwnd = rnd_range(1, SWIFT_CWND_MAX),
+					.t_last_decrease = rnd64() >> 1 };
+		u64 d = rnd_range(1, 2000000000ULL);
 		u32 srtt = (u32)rnd_range(1, 1000000), mss = (u32)rnd_range(1, 65535);
-		u32 acked = (u32)rnd_bits(32);
 		u64 now = rnd64() >> 1;
+		struct swift_in in = { .now_ns = now, .srtt_ns = (u64)srtt * 1000,
+				       .cwnd_clamp = U32_MAX, .cwnd_limited = true,
+				       .missing = (u32)rnd_range(0, 10) };
+		struct dcc_sample s = { .rx_ns = now, .rtt_ns = (u32)d,
+					.acked = (u32)rnd_bits(32), .mss = mss };
+		struct dcc_decision dec;
 
 		switch (rnd_range(0, 2)) {
 		case 0:
-			swift_on_ack(&l, &c, now, srtt, d, acked, true, &t);
+			swift_on_ack(&l, &c, &in, &s, &dec);
 			break;
 		case 1:
-			swift_on_fast_recovery(&l, &c, now, srtt);
+			s.losses = 1;
+			s.why = DCC_SAMPLE_NO_RTT;
+			swift_on_ack(&l, &c, &in, &s, &dec);
 			break;
 		default:
-			swift_on_rto(&l, &c, now, srtt);
+			swift_on_rto(&l, &c, &in);
 		}
-		CHECK(l.cwnd >= c.min_cwnd && l.cwnd <= c.max_cwnd, "cwnd %llu out of range",
+		CHECK(l.cwnd >= c.min_cwnd && l.cwnd <= SWIFT_CWND_MAX, "cwnd %llu out of range",
 		      (unsigned long long)l.cwnd);
-		u64 r = swift_pacing_rate(l.cwnd, mss, srtt, (u32)rnd_range(100, 1000));
-		double want = (double)l.cwnd / SWIFT_ONE * mss * 1e6 / srtt *
-			      (l.cwnd < SWIFT_ONE ? 1.0 : 1.0);
+		u64 r = swift_pacing_rate(l.cwnd, mss, (u64)srtt * 1000, (u32)rnd_range(100, 1000));
+		double want = (double)l.cwnd / SWIFT_ONE * mss * 1e6 / srtt;
 		CHECK(l.cwnd >= SWIFT_ONE || fabs((double)r - want) <= want * 1e-6 + 1,
 		      "rate %llu want %.0f", (unsigned long long)r, want);
 		CHECK(swift_median_h(l.cwnd, (u32)rnd_range(0, 65535), 1024) >= 1, "h >= 1");
 	}
 	/* smallest window, huge delay: the cut floors at min_cwnd */
-	struct swift_law l = { .cwnd = 1 };
+	struct swift_core l = { .cwnd = 1 };
 	u64 t;
-	swift_on_ack(&l, &c, 1 << 20, 1, 2000000000ULL, 1, true, &t);
+	clamp_pkts = U32_MAX;
+	law_ack(&l, &c, 1 << 20, 1, 2000000000ULL, 1, true, &t);
 	CHECK(l.cwnd == 1, "min stays min");
+	clamp_pkts = 1000;
 	/* 800 Gbit/s x 1 s at cwnd max, mss 9000: rate saturates sanely */
 	CHECK(swift_pacing_rate(SWIFT_CWND_MAX, 65535, 1, 1000) > 0, "no wrap to 0");
 	tap_end();
@@ -312,8 +493,7 @@ struct fifo {
 struct flow {
 	bool on;
 	int variant;
-	struct swift_law law;
-	struct dcc_medbuf med;
+	struct swift_core st;	/* the core's per-flow state (window, median) */
 	u64 next_ns;
 	u32 inflight, seq, hi;	/* hi = 1 + highest seq acked */
 	u16 run;
@@ -321,8 +501,7 @@ struct flow {
 	u64 acked_bytes;
 	u32 slow_seq[SLOWCAP];	/* slow-path packets in flight, send order */
 	u16 slow_run[SLOWCAP];	/* successive slow packets up to each */
-	u32 sh, st, sdet;	/* head (oldest), tail, next undetected */
-	u64 prior_cwnd;
+	u32 sh, st_, sdet;	/* head (oldest), tail, next undetected */
 	u32 undo_seq;		/* the cut is undone when this packet arrives */
 	bool undo_armed;
 	u64 ticks_below_one, cuts_fr, cuts_md;
@@ -334,11 +513,14 @@ struct sim {
 	u32 paths, congested, extra_us;
 	u32 lswift_k;
 	bool relative;		/* target above each flow's min RTT (else base) */
+	struct swift_cfg cfg;	/* built at flow_start from the above */
 	struct flow f[MAXF];
 	struct fifo fwd, q, ack_fast, ack_slow;
 	u64 q_bytes, q_busy_ns, now;
 	u64 q_sum, q_samples;
 };
+
+#define CLAMP_PKTS 100000	/* snd_cwnd_clamp */
 
 static void fifo_push(struct fifo *f, struct pkt p)
 {
@@ -365,75 +547,96 @@ static void sim_init(struct sim *s, u32 paths, u32 congested, u32 extra_us)
 static void sim_free(struct sim *s)
 {
 	for (int i = 0; i < MAXF; i++)
-		dcc_medbuf_release(&s->f[i].med);
+		swift_core_release(&s->f[i].st);
 	free(s->fwd.p);
 	free(s->q.p);
 	free(s->ack_fast.p);
 	free(s->ack_slow.p);
 }
 
+/*
+ * The model's parameters as module parameters, converted by the core:
+ * relative mode = min RTT + allowance (tcp_swift's default), absolute =
+ * base RTT + allowance; fs 0.1 .. 100 packets; ai 1; beta 0.8; max_mdf
+ * 0.5; pacing 200 %.
+ */
+static void sim_cfg(struct sim *s)
+{
+	struct swift_params p = {
+		.base_target_us = s->relative ? s->allow_us : s->base_us + s->allow_us,
+		.target_mode = !s->relative, .fs_range_us = s->fs_range_us,
+		.fs_min_cwnd_mpkt = 100, .fs_max_cwnd = 100, .ai_mpkt = 1000,
+		.beta_pm = 800, .max_mdf_pm = 500, .min_cwnd_mpkt = 1,
+		.init_cwnd = 10, .retx_reset = 5, .lswift_k = s->lswift_k,
+		.h_cap = 128, .pctl = 50, .pacing_pct = 200,
+	};
+
+	swift_cfg_init(&s->cfg, &p);
+}
+
 static void flow_start(struct sim *s, int i, int variant)
 {
 	struct flow *f = &s->f[i];
 
-	dcc_medbuf_release(&f->med);
+	swift_core_release(&f->st);
 	memset(f, 0, sizeof(*f));
+	sim_cfg(s);
 	f->on = true;
 	f->variant = variant;
-	f->law.cwnd = 10 * SWIFT_ONE;
+	swift_core_init(&f->st, &s->cfg, (variant != V_SWIFT ? SWIFT_LAZY : 0) |
+			(variant == V_MSWIFT ? SWIFT_MEDIAN : 0), CLAMP_PKTS);
 	f->next_ns = s->now * 1000;
 	f->min_rtt = UINT32_MAX;
-	if (variant == V_MSWIFT)
-		dcc_medbuf_init(&f->med, 128);
 }
 
-static struct swift_law_cfg flow_cfg(const struct sim *s, const struct flow *f)
+/* what tcp_swift's swift_in_get() reads off the socket */
+static struct swift_in flow_in(const struct sim *s, const struct flow *f)
 {
-	struct swift_law_cfg c = {
-		/* relative mode: min RTT + allowance (tcp_swift's default) */
-		.target_base_ns = ((u64)(s->relative && f->min_rtt != UINT32_MAX ?
-					 f->min_rtt : s->base_us) + s->allow_us) * 1000,
-		.fs_range_ns = (u64)s->fs_range_us * 1000,
-		.min_cwnd = SWIFT_MPKT_TO_Q16(1), .max_cwnd = 100000 * SWIFT_ONE,
-		.ai = SWIFT_ONE, .beta = SWIFT_PM_TO_Q16(800),
-		.max_mdf = SWIFT_PM_TO_Q16(500), .retx_reset = 5,
+	return (struct swift_in){
+		.now_ns = s->now * 1000,
+		.srtt_ns = f->srtt ? (u64)f->srtt * 1000 : SWIFT_SRTT_DEFAULT_NS,
+		.min_rtt_ns = f->min_rtt != UINT32_MAX ? (u64)f->min_rtt * 1000 : 0,
+		.cwnd_clamp = CLAMP_PKTS,
+		.cwnd_limited = true,
 	};
-
-	swift_cfg_fs(&c, SWIFT_MPKT_TO_Q16(100), 100 * SWIFT_ONE);
-	return c;
 }
 
-/* Linux's SACK loss detection: overtaken by 3 later packets. */
-static void detect_holes(struct sim *s, struct flow *f)
+/*
+ * Linux's SACK loss detection: overtaken by 3 later packets.  Returns the
+ * packets marked lost on this ACK; *missing the longest run of successive
+ * missing packets among them (LSwift's gate input).  The first cut-sized
+ * run arms the DSACK undo (ssthresh remembers the window).
+ */
+static u32 detect_holes(struct sim *s, struct flow *f, u32 *missing)
 {
-	struct swift_law_cfg c = flow_cfg(s, f);
+	u32 lost = 0;
 
-	while (f->sdet != f->st && f->slow_seq[f->sdet % SLOWCAP] + 3 < f->hi) {
+	*missing = 0;
+	while (f->sdet != f->st_ && f->slow_seq[f->sdet % SLOWCAP] + 3 < f->hi) {
 		u32 run = f->slow_run[f->sdet % SLOWCAP];
 		u32 seq = f->slow_seq[f->sdet % SLOWCAP];
-		bool cut = true;
 
 		f->sdet++;
-		if (f->variant != V_SWIFT) {
-			/* successive missing: the run recorded at send time */
-			cut = run >= s->lswift_k;
-			if (cut && !f->undo_armed) {
-				f->prior_cwnd = f->law.cwnd;
-				f->undo_seq = seq;
-				f->undo_armed = true;
-			}
+		lost++;
+		if (run > *missing)
+			*missing = run;
+		if (f->variant != V_SWIFT && run >= s->lswift_k && !f->undo_armed) {
+			swift_on_recovery_start(&f->st);
+			f->undo_seq = seq;
+			f->undo_armed = true;
 		}
-		if (cut && swift_on_fast_recovery(&f->law, &c, s->now, f->srtt) == SWIFT_FR)
-			f->cuts_fr++;
 	}
+	return lost;
 }
 
 static void on_ack(struct sim *s, const struct pkt *p)
 {
 	struct flow *f = &s->f[p->flow];
-	u32 rtt = (u32)(s->now - p->send_us), delay = rtt;
-	struct swift_law_cfg c;
-	u64 t;
+	u32 rtt = (u32)(s->now - p->send_us);
+	struct dcc_decision d;
+	struct dcc_sample smp;
+	struct swift_in in;
+	u32 lost, missing;
 
 	f->inflight--;
 	f->acked_bytes += MSS;
@@ -443,25 +646,32 @@ static void on_ack(struct sim *s, const struct pkt *p)
 		f->hi = p->seq + 1;
 	if (p->slow) {
 		/* the late packet itself: leaves the in-flight list; DSACK undo */
-		if (f->sh != f->st)
+		if (f->sh != f->st_)
 			f->sh++;
 		if (f->sdet < f->sh)
 			f->sdet = f->sh;
 		if (f->undo_armed && p->seq >= f->undo_seq) {
-			f->law.cwnd = f->law.cwnd > f->prior_cwnd ? f->law.cwnd : f->prior_cwnd;
+			swift_on_undo(&f->st);
 			f->undo_armed = false;
 		}
 	}
-	detect_holes(s, f);
+	lost = detect_holes(s, f, &missing);
 
+	/* the stack's estimators see the sample before the CC */
 	f->srtt = f->srtt ? (7 * f->srtt + rtt) / 8 : rtt;
 	if (rtt < f->min_rtt)
 		f->min_rtt = rtt;
-	c = flow_cfg(s, f);
-	if (f->variant == V_MSWIFT)
-		delay = dcc_medbuf_push(&f->med, rtt, swift_median_h(f->law.cwnd, 256, 128));
-	if (swift_on_ack(&f->law, &c, s->now, f->srtt, (u64)delay * 1000, 1, true, &t) ==
-	    SWIFT_MD)
+	in = flow_in(s, f);
+	in.missing = missing;
+	smp = (struct dcc_sample){
+		.rx_ns = s->now * 1000, .tx_ns = p->send_us * 1000,
+		.rtt_ns = rtt * 1000, .acked = 1, .acked_bytes = MSS, .mss = MSS,
+		.losses = lost,
+	};
+	swift_on_ack(&f->st, &s->cfg, &in, &smp, &d);
+	if (SWIFT_D_FR(d.flags) == SWIFT_FR)
+		f->cuts_fr++;
+	if (SWIFT_D_LAW(d.flags) == SWIFT_MD)
 		f->cuts_md++;
 }
 
@@ -476,26 +686,28 @@ static void sim_tick(struct sim *s)
 
 		if (!f->on)
 			continue;
-		cw = swift_cwnd_pkts(f->law.cwnd);
-		if (f->law.cwnd < SWIFT_ONE)
+		cw = swift_cwnd_pkts(f->st.cwnd);
+		if (f->st.cwnd < SWIFT_ONE)
 			f->ticks_below_one++;
 		while (f->next_ns <= s->now * 1000 && f->inflight < cw) {
 			bool slow = s->congested &&
 				    rnd_range(0, s->paths - 1) < s->congested;
 			struct pkt p = { .send_us = s->now, .at_us = s->now + half,
 					 .seq = f->seq++, .flow = (u8)i, .slow = slow };
-			u64 rate = swift_pacing_rate(f->law.cwnd, MSS,
-						     f->srtt ? f->srtt : 1000, 200);
+			struct swift_in in = flow_in(s, f);
+			struct dcc_decision d;
 
+			swift_decide(&f->st, &s->cfg, &in, MSS, &d);
 			f->run = slow ? f->run + 1 : 0;
 			p.run = f->run;
 			if (slow) {
-				f->slow_run[f->st % SLOWCAP] = p.run;
-				f->slow_seq[f->st++ % SLOWCAP] = p.seq;
+				f->slow_run[f->st_ % SLOWCAP] = p.run;
+				f->slow_seq[f->st_++ % SLOWCAP] = p.seq;
 			}
 			fifo_push(&s->fwd, p);
 			f->inflight++;
-			f->next_ns += (u64)MSS * 1000000000ULL / (rate ? rate : 1);
+			f->next_ns += (u64)MSS * 1000000000ULL /
+				      (d.rate_bytes_ps ? d.rate_bytes_ps : 1);
 		}
 		if (f->next_ns < s->now * 1000)
 			f->next_ns = s->now * 1000;
@@ -585,7 +797,7 @@ static void test_model_single(void)
 		CHECK(fabs(qd - s.allow_us) <= 0.5 * s.allow_us,
 		      "mean queueing delay %.0f us, target %u us (within 50%%)", qd, s.allow_us);
 		tap_diag("%s alone: util %.3f, mean queue %.0f us (target %u), cwnd %.1f, MD cuts %llu",
-			 name[v], t[0] / s.mu_bytes_ps, qd, s.allow_us, q16(s.f[0].law.cwnd),
+			 name[v], t[0] / s.mu_bytes_ps, qd, s.allow_us, q16(s.f[0].st.cwnd),
 			 (unsigned long long)s.f[0].cuts_md);
 		tap_end();
 		sim_free(&s);
@@ -610,13 +822,13 @@ static void test_model_fair(bool rel)
 		}
 		sim_run(&s, 400000, NULL);
 		sim_run(&s, 400000, t);
-		struct swift_law_cfg c = flow_cfg(&s, &s.f[0]);
+		const struct swift_cfg *c = &s.cfg;
 		double w = 0, qd = mean_qdelay_us(&s);
 
 		for (int i = 0; i < 8; i++)
-			w += q16(s.f[i].law.cwnd) / 8;
+			w += q16(s.f[i].st.cwnd) / 8;
 		/* the flow-scaled target at the mean window, above min RTT */
-		double tgt = s.allow_us + swift_fs_ns(&c, (u64)(w * SWIFT_ONE)) / 1000.0;
+		double tgt = s.allow_us + swift_fs_ns(c, (u64)(w * SWIFT_ONE)) / 1000.0;
 		if (rel) {
 			/*
 			 * Relative target (min RTT + allowance): a flow that
@@ -768,6 +980,7 @@ int main(void)
 	test_target();
 	test_md_ai();
 	test_pacing_h();
+	test_core_steps();
 	test_extremes();
 	test_model_single();
 	test_model_fair(false);
