@@ -74,7 +74,6 @@ void dcc_unregister_ca(struct tcp_congestion_ops *ops);
 bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		    struct dcc_sample *s, u32 policy);
 
-
 /* Base RTT: @param_us if non-zero, else tcp_min_rtt(), else srtt, else 0. */
 u32 dcc_base_rtt_us(const struct sock *sk, u32 param_us);
 
