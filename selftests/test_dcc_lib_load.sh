@@ -4,7 +4,8 @@
 # Load and unload the dcc_lib helper module three times; then its RX
 # timestamp parameters: every mode switch at run time, garbage refused
 # with the value kept, and the sample counters moving under a dcc flow
-# on loopback (rx_timestamps=auto: software stamps, else the stack clock).
+# on loopback (rx_timestamps=auto: software stamps, else the stack clock),
+# from the tcp:tcp_probe tracepoint and from the kprobe fallback (rx_hook).
 # Skips (exit 4) when dcc_lib is not installed, unless DCC_REQUIRE_MODULES=1,
 # in which case a missing module is a failure.
 source "$(dirname "$0")/lib.sh"
@@ -25,7 +26,7 @@ if ! modinfo "$MOD" >/dev/null 2>&1; then
 	ktap_skip_all "$MOD.ko not installed"
 fi
 
-ktap_set_plan $((2 * CYCLES + 10))
+ktap_set_plan $((2 * CYCLES + 18))
 dmesg_mark
 log_info "$MOD: $(modinfo -n "$MOD")"
 
@@ -96,18 +97,76 @@ else
 	ktap_test_fail "modprobe $MOD rx_timestamps=bogus fails"
 fi
 
-# a dcc flow over loopback: samples are counted, the stamps used
+# rx_hook: where the probe hangs; bad words refused, the value kept
+log_cmd modprobe "$MOD" rx_hook=kprobe
+ok=1
+[[ $(cat $P/rx_hook) == kprobe && $(cat $P/rx_hook_active) == kprobe ]] ||
+	{ log_info "load with rx_hook=kprobe: rx_hook $(cat $P/rx_hook) rx_hook_active $(cat $P/rx_hook_active)"; ok=0; }
+for h in tracepoint:tracepoint auto:tracepoint kprobe:kprobe; do
+	echo ${h%:*} >$P/rx_hook && [[ $(cat $P/rx_hook) == "${h%:*}" && $(cat $P/rx_hook_active) == "${h#*:}" ]] ||
+		{ log_info "rx_hook write ${h%:*}: rx_hook $(cat $P/rx_hook) rx_hook_active $(cat $P/rx_hook_active)"; ok=0; }
+done
+echo off >$P/rx_timestamps
+[[ $(cat $P/rx_hook_active) == none ]] || { log_info "off: rx_hook_active $(cat $P/rx_hook_active)"; ok=0; }
+echo tracepoint >$P/rx_hook
+[[ $(cat $P/rx_hook_active) == none ]] || { log_info "off, rx_hook=tracepoint: rx_hook_active $(cat $P/rx_hook_active)"; ok=0; }
+echo auto >$P/rx_timestamps
+[[ $(cat $P/rx_hook_active) == tracepoint ]] || { log_info "auto again: rx_hook_active $(cat $P/rx_hook_active)"; ok=0; }
+ktap_test_result "rx_hook kprobe at load, tracepoint/auto/kprobe at run time, none while off: rx_hook_active follows" [ $ok = 1 ]
+ktap_params_refused "$MOD" "rx_hook kprobes" "rx_hook none" "rx_hook 1" "rx_hook -"
+! (echo kprobe >$P/rx_hook_active) 2>/dev/null &&
+	[[ $(cat $P/rx_hook) == tracepoint && $(cat $P/rx_hook_active) == tracepoint ]]
+ktap_test_result "rx_hook still tracepoint after the refused writes; rx_hook_active not writable" [ $? = 0 ]
+if log_cmd modprobe -r "$MOD" && ! modprobe "$MOD" rx_hook=bogus 2>/dev/null &&
+	[[ ! -d /sys/module/$MOD ]]; then
+	ktap_test_pass "modprobe $MOD rx_hook=bogus fails"
+else
+	ktap_test_fail "modprobe $MOD rx_hook=bogus fails"
+fi
+
+# kprobes on tcp_rcv_established (ours, [FTRACE] if ftrace-based); sets
+# nkp to their number, or "?" without debugfs
+kprobes_diag() {
+	local l=/sys/kernel/debug/kprobes/list
+	[[ -r $l ]] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	if [[ -r $l ]]; then
+		nkp=$(grep -c tcp_rcv_established $l)
+		log_info "$1: kprobes on tcp_rcv_established: $(grep tcp_rcv_established $l | tr '\n' ';')"
+	else
+		nkp="?"
+		log_info "$1: no $l"
+	fi
+}
+
+# one dcc flow over loopback of $1 s; sets before/after (rxsum) and
+# nrec (rx_no_record's rise)
 CC=oscar
-log_cmd modprobe "$MOD" rx_timestamps=auto
-if command -v iperf3 >/dev/null && modprobe tcp_$CC 2>/dev/null; then
+dcc_flow() {
+	local srv nrec0=$(cat $P/rx_no_record)
 	before=$(rxsum)
 	iperf3 -s -1 -p 5299 >/dev/null 2>&1 &
 	srv=$!
 	sleep 1
-	iperf3 -c 127.0.0.1 -p 5299 -C $CC -t 3 >/dev/null 2>&1 || log_info "iperf3 client failed"
+	iperf3 -c 127.0.0.1 -p 5299 -C $CC -t "$1" >/dev/null 2>&1 || log_info "iperf3 client failed"
 	wait $srv 2>/dev/null
 	after=$(rxsum)
-	log_info "auto: rx_hw $(cat $P/rx_hw) rx_sw $(cat $P/rx_sw) rx_stack $(cat $P/rx_stack) rx_rejects $(cat $P/rx_rejects) rx_no_record $(cat $P/rx_no_record) rx_tx_ns $(cat $P/rx_tx_ns)"
+	nrec=$(($(cat $P/rx_no_record) - nrec0))
+}
+rxlog() {
+	log_info "$1: rx_hw $(cat $P/rx_hw) rx_sw $(cat $P/rx_sw) rx_stack $(cat $P/rx_stack) rx_rejects $(cat $P/rx_rejects) rx_no_record $(cat $P/rx_no_record) rx_tx_ns $(cat $P/rx_tx_ns); this flow: $((after - before)) samples, $nrec no record"
+}
+
+# a dcc flow over loopback: samples are counted, the stamps used
+log_cmd modprobe "$MOD" rx_timestamps=auto
+if command -v iperf3 >/dev/null && modprobe tcp_$CC 2>/dev/null; then
+	log_info "rx_hook $(cat $P/rx_hook) rx_hook_active $(cat $P/rx_hook_active)"
+	dcc_flow 3
+	rxlog auto
+	tp_nrec=$nrec tp_n=$((after - before))
+	# the handshake's and the close's ACKs (not ESTABLISHED) have no
+	# record: a few per flow; a probe that never ran would leave all
+	ktap_test_result "auto, tracepoint: rx_no_record rose by $nrec of $tp_n samples (<= 5%)" \
+		[ $((nrec * 20)) -le $tp_n ]
 	# 307 in a TCG guest (64 KB loopback segments, few ACKs); any live
 	# flow makes hundreds in 3 s, a dead probe path or counter none
 	ktap_test_result "auto: a 3 s $CC flow counted $((after - before)) samples (>= 100)" [ $((after - before)) -ge 100 ]
@@ -118,19 +177,41 @@ if command -v iperf3 >/dev/null && modprobe tcp_$CC 2>/dev/null; then
 	# the probe's ns send time matches the skb the stack timed
 	ktap_test_result "auto: rx_tx_ns $(cat $P/rx_tx_ns) samples with a ns-exact send time (> 0)" \
 		[ "$(cat $P/rx_tx_ns)" -gt 0 ]
+
+	# the kprobe fallback, switched to at run time: the same figures
+	echo kprobe >$P/rx_hook
+	kprobes_diag kprobe
+	sw0=$(cat $P/rx_sw)
+	dcc_flow 3
+	rxlog "kprobe (rx_hook_active $(cat $P/rx_hook_active))"
+	ktap_test_result "kprobe: rx_hook_active $(cat $P/rx_hook_active), kprobes listed $nkp (1), $((after - before)) samples (>= 100), rx_sw +$(($(cat $P/rx_sw) - sw0)) > half" \
+		[ "$(cat $P/rx_hook_active)" = kprobe -a "$nkp" != 0 -a $((after - before)) -ge 100 -a \
+		  $((($(cat $P/rx_sw) - sw0) * 2)) -gt $((after - before)) ]
+	ktap_test_result "kprobe: rx_no_record rose by $nrec of $((after - before)) samples (<= 5%; tracepoint: $tp_nrec of $tp_n)" \
+		[ $((nrec * 20)) -le $((after - before)) ]
+
+	# and back to the tracepoint: the kprobe is gone, the stamps used
+	echo tracepoint >$P/rx_hook
+	kprobes_diag tracepoint
+	sw0=$(cat $P/rx_sw)
+	dcc_flow 1
+	rxlog "tracepoint again (rx_hook_active $(cat $P/rx_hook_active))"
+	ktap_test_result "tracepoint again: rx_hook_active $(cat $P/rx_hook_active), kprobes listed $nkp (0), $((after - before)) samples (>= 30), rx_sw +$(($(cat $P/rx_sw) - sw0)) > half, $nrec no record (<= 5%)" \
+		[ "$(cat $P/rx_hook_active)" = tracepoint -a "$nkp" != 1 -a $((after - before)) -ge 30 -a \
+		  $((($(cat $P/rx_sw) - sw0) * 2)) -gt $((after - before)) -a $((nrec * 20)) -le $((after - before)) ]
+
 	echo off >$P/rx_timestamps
-	before=$(rxsum)
-	iperf3 -s -1 -p 5299 >/dev/null 2>&1 &
-	srv=$!
-	sleep 1
-	iperf3 -c 127.0.0.1 -p 5299 -C $CC -t 1 >/dev/null 2>&1 || log_info "iperf3 client failed"
-	wait $srv 2>/dev/null
-	ktap_test_result "off: no sample counted ($(($(rxsum) - before)))" [ "$(rxsum)" = "$before" ]
+	dcc_flow 1
+	ktap_test_result "off: no sample counted ($((after - before)))" [ "$after" = "$before" ]
 	modprobe -r tcp_$CC
 else
 	ktap_test_skip "auto: dcc flow counters (no iperf3 or tcp_$CC)"
+	ktap_test_skip "auto, tracepoint: rx_no_record"
 	ktap_test_skip "auto: rx_sw share"
 	ktap_test_skip "auto: rx_tx_ns"
+	ktap_test_skip "kprobe: dcc flow counters"
+	ktap_test_skip "kprobe: rx_no_record"
+	ktap_test_skip "tracepoint again: dcc flow counters"
 	ktap_test_skip "off: no sample counted"
 fi
 unload

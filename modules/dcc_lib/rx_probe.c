@@ -20,9 +20,23 @@
  * for_each_kernel_tracepoint() and our probe attached with
  * tracepoint_probe_register() while rx_timestamps is not off.  ACKs of
  * sockets in other states (tcp_rcv_state_process) do not pass it: their
- * samples keep the stack clock (rx_no_record).  If the tracepoint cannot
- * be found, every sample keeps the stack clock, said once in the log and
- * counted in rx_no_record (a kprobe fallback is not implemented).
+ * samples keep the stack clock (rx_no_record).
+ *
+ * The kprobe fallback.  Where the tracepoint cannot be found or attached
+ * (rx_hook=auto), or when the operator asks for it (rx_hook=kprobe), the
+ * same probe runs from a kprobe on the entry of tcp_rcv_established(),
+ * which is the same place: the pre-handler takes sk and skb from the
+ * argument registers (regs_get_kernel_argument(): the kprobe sits on the
+ * first instruction, before the prologue moves them) and calls the
+ * filter the tracepoint calls.  Pre-handlers run with preemption off, as
+ * tracepoint probes do, so the per-CPU record is the same.  On x86-64
+ * kernels with ftrace (fentry) the probe on a function's entry is
+ * ftrace-based ([FTRACE] in /sys/kernel/debug/kprobes/list): a call
+ * from the patched fentry site through the ftrace trampoline that saves
+ * pt_regs, some tens of ns per segment for every TCP socket, against a
+ * few ns for a tracepoint's static call.  If neither hook can be
+ * attached, every sample keeps the stack clock, said once in the log and
+ * counted in rx_no_record.
  *
  * How the probe hands the delay to cong_control.  There is no room in
  * the socket (icsk_ca_priv is full in every dcc module), but the probe
@@ -68,6 +82,10 @@
  *                  ACK has an acceptable one, else software.
  *   rx_hw_clock    tai|real: the NIC clock's timescale.
  *   rx_host_max_us the largest host delay believed (1..1000000 us).
+ *   rx_hook        auto|tracepoint|kprobe: where the probe is attached
+ *                  (auto: the tracepoint, else the kprobe).
+ *   rx_hook_active none|tracepoint|kprobe: where it is attached now
+ *                  (read-only; none while rx_timestamps=off).
  *   rx_hw, rx_sw, rx_stack    samples per source (one per dcc_sample_get
  *                  while rx_timestamps != off);
  *   rx_rejects     samples that had a stamp and kept the stack clock
@@ -84,6 +102,7 @@
 #include <linux/hash.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/kprobes.h>
 #include <linux/netdevice.h>
 #include <linux/timekeeping.h>
 #include <linux/win_minmax.h>
@@ -129,8 +148,23 @@ static int dcc_rx_hw_real;	/* rx_hw_clock: 0 tai, 1 real */
 static u32 dcc_rx_host_max_us = 1000;
 static bool dcc_rx_ready;	/* init ran: mode changes act at once */
 static struct tracepoint *dcc_rx_tp;
-static bool dcc_rx_attached;	/* our probe is on dcc_rx_tp */
-static bool dcc_rx_ever_attached;
+static bool dcc_rx_ever_attached;	/* tracepoint: synchronise at exit */
+
+enum dcc_rx_hook {
+	DCC_RX_HOOK_AUTO,	/* tracepoint, else kprobe */
+	DCC_RX_HOOK_TP,
+	DCC_RX_HOOK_KPROBE,
+};
+
+static const char * const dcc_rx_hook_names[] = {
+	[DCC_RX_HOOK_AUTO] = "auto",
+	[DCC_RX_HOOK_TP] = "tracepoint",
+	[DCC_RX_HOOK_KPROBE] = "kprobe",
+};
+
+static int dcc_rx_hook = DCC_RX_HOOK_AUTO;	/* what the operator set */
+static bool dcc_rx_on_tp;	/* our probe is on dcc_rx_tp */
+static bool dcc_rx_on_kp;	/* our kprobe is registered */
 static bool dcc_rx_netstamp;	/* we hold net_enable_timestamp() */
 
 dcc_param_range(rx_host_max_us, dcc_rx_host_max_us, 1, 1000000, 0644,
@@ -372,6 +406,44 @@ static void dcc_rx_probe(void *data, struct sock *sk, struct sk_buff *skb)
 	dcc_rx_record(sk, skb, mode);
 }
 
+/*
+ * The same probe from a kprobe on tcp_rcv_established()'s entry, where
+ * tracepoints are off.  The arguments are still in their registers.
+ */
+#if IS_ENABLED(CONFIG_KPROBES) && IS_ENABLED(CONFIG_HAVE_FUNCTION_ARG_ACCESS_API)
+#define DCC_RX_HAVE_KPROBE 1
+
+static int dcc_rx_kprobe_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	dcc_rx_probe(NULL, (struct sock *)regs_get_kernel_argument(regs, 0),
+		     (struct sk_buff *)regs_get_kernel_argument(regs, 1));
+	return 0;
+}
+
+static struct kprobe dcc_rx_kp;
+
+/* Mutex held.  A kprobe is registered afresh each time (addr is set by
+ * the previous registration and may not be given with the symbol).
+ */
+static int dcc_rx_kprobe_attach(void)
+{
+	memset(&dcc_rx_kp, 0, sizeof(dcc_rx_kp));
+	dcc_rx_kp.symbol_name = "tcp_rcv_established";
+	dcc_rx_kp.pre_handler = dcc_rx_kprobe_pre;
+	return register_kprobe(&dcc_rx_kp);
+}
+
+/* Mutex held.  Returns when no CPU runs the pre-handler any more. */
+static void dcc_rx_kprobe_detach(void)
+{
+	unregister_kprobe(&dcc_rx_kp);
+}
+#else
+#define DCC_RX_HAVE_KPROBE 0
+static int dcc_rx_kprobe_attach(void) { return -EOPNOTSUPP; }
+static void dcc_rx_kprobe_detach(void) { }
+#endif
+
 /* ---- the sample side ------------------------------------------------------ */
 
 /*
@@ -477,6 +549,66 @@ static void dcc_rx_find_tp(struct tracepoint *tp, void *priv)
 		*(struct tracepoint **)priv = tp;
 }
 
+static bool dcc_rx_tp_attach(void)
+{
+	int err;
+
+	if (dcc_rx_on_tp)
+		return true;
+	if (!dcc_rx_tp)
+		return false;
+	err = tracepoint_probe_register(dcc_rx_tp, dcc_rx_probe, NULL);
+	if (err) {
+		pr_info("dcc_lib: cannot attach to tcp:tcp_probe (%d)\n", err);
+		return false;
+	}
+	dcc_rx_on_tp = dcc_rx_ever_attached = true;
+	return true;
+}
+
+static bool dcc_rx_kp_attach(void)
+{
+	int err;
+
+	if (dcc_rx_on_kp)
+		return true;
+	err = dcc_rx_kprobe_attach();
+	if (err) {
+		pr_info("dcc_lib: cannot register a kprobe on tcp_rcv_established (%d)\n",
+			err);
+		return false;
+	}
+	dcc_rx_on_kp = true;
+	return true;
+}
+
+/*
+ * Attach the probe where @hook says, then take it off the other hook
+ * (so a switch leaves no gap; an ACK probed twice in between writes the
+ * same record twice).  Mutex held.
+ */
+static void dcc_rx_attach(int hook)
+{
+	bool tp = false, kp = false;
+
+	if (hook != DCC_RX_HOOK_KPROBE)
+		tp = dcc_rx_tp_attach();
+	if (hook == DCC_RX_HOOK_KPROBE || (hook == DCC_RX_HOOK_AUTO && !tp))
+		kp = dcc_rx_kp_attach();
+	if (!tp && dcc_rx_on_tp) {
+		/* the probe's code stays until module exit synchronises */
+		tracepoint_probe_unregister(dcc_rx_tp, dcc_rx_probe, NULL);
+		dcc_rx_on_tp = false;
+	}
+	if (!kp && dcc_rx_on_kp) {
+		dcc_rx_kprobe_detach();
+		dcc_rx_on_kp = false;
+	}
+	if (!tp && !kp)
+		pr_info("dcc_lib: no RX probe attached (rx_hook=%s): samples keep the stack clock (rx_no_record)\n",
+			dcc_rx_hook_names[hook]);
+}
+
 /* Put @mode in force: probe and net timestamps as it needs.  Mutex held. */
 static void dcc_rx_apply(int mode)
 {
@@ -488,20 +620,16 @@ static void dcc_rx_apply(int mode)
 		net_enable_timestamp();
 		dcc_rx_netstamp = true;
 	}
-	if (probe && !dcc_rx_attached && dcc_rx_tp) {
-		int err = tracepoint_probe_register(dcc_rx_tp, dcc_rx_probe, NULL);
-
-		if (err)
-			pr_info("dcc_lib: cannot attach to tcp:tcp_probe (%d): samples keep the stack clock (rx_no_record)\n",
-				err);
-		else
-			dcc_rx_attached = dcc_rx_ever_attached = true;
-	}
+	if (probe)
+		dcc_rx_attach(dcc_rx_hook);
 	WRITE_ONCE(dcc_rx_active, mode);
-	if (!probe && dcc_rx_attached) {
-		/* the probe's code stays until module exit synchronises */
+	if (!probe && dcc_rx_on_tp) {
 		tracepoint_probe_unregister(dcc_rx_tp, dcc_rx_probe, NULL);
-		dcc_rx_attached = false;
+		dcc_rx_on_tp = false;
+	}
+	if (!probe && dcc_rx_on_kp) {
+		dcc_rx_kprobe_detach();
+		dcc_rx_on_kp = false;
 	}
 	if (!sw && dcc_rx_netstamp) {
 		net_disable_timestamp();
@@ -536,6 +664,50 @@ module_param_cb(rx_timestamps, &dcc_rx_mode_ops, NULL, 0644);
 MODULE_PARM_DESC(rx_timestamps,
 		 "ACK receive time source: off|sw|hw|auto (auto: NIC stamp, else kernel stamp, else stack clock)");
 
+static int dcc_rx_hook_set(const char *val, const struct kernel_param *kp)
+{
+	int h = sysfs_match_string(dcc_rx_hook_names, val);
+
+	if (h < 0)
+		return -EINVAL;
+	mutex_lock(&dcc_rx_mutex);
+	WRITE_ONCE(dcc_rx_hook, h);
+	if (dcc_rx_ready && dcc_rx_active != DCC_RX_MODE_OFF)
+		dcc_rx_attach(h);
+	mutex_unlock(&dcc_rx_mutex);
+	return 0;
+}
+
+static int dcc_rx_hook_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", dcc_rx_hook_names[READ_ONCE(dcc_rx_hook)]);
+}
+
+static const struct kernel_param_ops dcc_rx_hook_ops = {
+	.set = dcc_rx_hook_set,
+	.get = dcc_rx_hook_get,
+};
+module_param_cb(rx_hook, &dcc_rx_hook_ops, NULL, 0644);
+MODULE_PARM_DESC(rx_hook,
+		 "where the RX probe is attached: auto|tracepoint|kprobe (auto: tcp:tcp_probe, else a kprobe on tcp_rcv_established)");
+
+static int dcc_rx_hook_active_get(char *buf, const struct kernel_param *kp)
+{
+	const char *s;
+
+	mutex_lock(&dcc_rx_mutex);
+	s = dcc_rx_on_tp ? "tracepoint" : dcc_rx_on_kp ? "kprobe" : "none";
+	mutex_unlock(&dcc_rx_mutex);
+	return sysfs_emit(buf, "%s\n", s);
+}
+
+static const struct kernel_param_ops dcc_rx_hook_active_ops = {
+	.get = dcc_rx_hook_active_get,
+};
+module_param_cb(rx_hook_active, &dcc_rx_hook_active_ops, NULL, 0444);
+MODULE_PARM_DESC(rx_hook_active,
+		 "where the RX probe is attached now: none|tracepoint|kprobe (read-only)");
+
 static int dcc_rx_clock_set(const char *val, const struct kernel_param *kp)
 {
 	int c = sysfs_match_string(dcc_rx_clock_names, val);
@@ -565,7 +737,8 @@ int dcc_rx_init(void)
 
 	for_each_kernel_tracepoint(dcc_rx_find_tp, &dcc_rx_tp);
 	if (!dcc_rx_tp)
-		pr_info("dcc_lib: tracepoint tcp:tcp_probe not found: RX timestamps unavailable, samples keep the stack clock (rx_no_record)\n");
+		pr_info("dcc_lib: tracepoint tcp:tcp_probe not found%s\n",
+			DCC_RX_HAVE_KPROBE ? ": rx_hook=auto uses a kprobe" : "");
 	mutex_lock(&dcc_rx_mutex);
 	dcc_rx_ready = true;
 	dcc_rx_apply(dcc_rx_mode);
