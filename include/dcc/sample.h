@@ -17,6 +17,15 @@
  * rtt_ns to DCC_SAMPLE_RTT_MAX_NS (1 s, above any path dcc is for).
  * rx_ns/tx_ns are u64 (585 years).  A core that keeps 32-bit timestamps
  * must compare them wrap-safe ((u32)(a - b)): 2^32 ns is 4.29 s.
+ *
+ * rx_ns is NOT monotonic per socket.  The RX-timestamp correction takes
+ * each ACK's own host delay out, so an ACK whose stamp was refused (stack
+ * clock) can be followed by one whose accepted stamp is earlier: rx_ns
+ * may step back by up to rx_host_max_us (dcc_lib; 1 ms by default), and
+ * a model's receive-time noise makes it step back too.  Ages and
+ * intervals measured on rx_ns must read such a step as 0, never as a
+ * wrapped 4.29 s or 585 years: dcc_rx_age32() / dcc_rx_age() do.  tx_ns
+ * is the sender's own clock and only moves forward.
  */
 #ifndef _DCC_SAMPLE_H
 #define _DCC_SAMPLE_H
@@ -112,6 +121,27 @@ struct dcc_decision {
 	u64 cwnd_bytes;
 	u32 flags;
 };
+
+/*
+ * The largest backwards step of rx_ns read as "no time passed" by the age
+ * helpers below: 2^28 ns = 268 ms, above rx_host_max_us' default (1 ms)
+ * and any model noise; a 32-bit age is then exact up to 4.29 s - 268 ms.
+ */
+#define DCC_RX_BACK_MAX_NS (1U << 28)
+
+/* ns from @stamp (low 32 bits of an earlier rx_ns) to @now; 0 if @now is behind */
+static inline u32 dcc_rx_age32(u64 now, u32 stamp)
+{
+	u32 age = (u32)now - stamp;
+
+	return age > U32_MAX - DCC_RX_BACK_MAX_NS ? 0 : age;
+}
+
+/* ns from @then to @now (u64 rx_ns values); 0 if @now is behind */
+static inline u64 dcc_rx_age(u64 now, u64 then)
+{
+	return now > then ? now - then : 0;
+}
 
 /* ns <-> us for the cores that keep a us parameter (u32 us -> u64 ns). */
 static inline u64 dcc_us_to_ns(u32 us)

@@ -129,13 +129,18 @@ void ccc_state_init(struct ccc_state *s, const struct ccc_cfg *c, u64 r0)
 
 /* ---- the steps of one ACK ---------------------------------------------- */
 
-/* Itv(k) = t(k) - t(k-1), ns; 0 after a restart (rho = 0: no step) */
+/*
+ * Itv(k) = t(k) - t(k-1), ns; 0 after a restart (rho = 0: no step) and for
+ * an ACK timed before the previous one (rx_ns may step back: sample.h),
+ * which then keeps the later time as t(k-1).
+ */
 static u32 ccc_itv_ns(struct ccc_state *s, const struct dcc_sample *smp)
 {
 	u32 rx = (u32)smp->rx_ns;
-	u32 itv = (s->flags & CCC_S_HAVE_PREV) ? rx - s->last_rx : 0;
+	u32 itv = (s->flags & CCC_S_HAVE_PREV) ? dcc_rx_age32(smp->rx_ns, s->last_rx) : 0;
 
-	s->last_rx = rx;
+	if (itv || !(s->flags & CCC_S_HAVE_PREV))
+		s->last_rx = rx;
 	s->flags |= CCC_S_HAVE_PREV;
 	return itv;
 }

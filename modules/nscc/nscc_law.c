@@ -168,11 +168,12 @@ static void nscc_clamp(struct nscc_state *st, const struct nscc_cfg *c)
 
 /*
  * ns since @stamp (the low 32 bits of an earlier "now"): exact below
- * 4.29 s, which every stamp is kept within (nscc.h: clocks).
+ * 4.29 s - DCC_RX_BACK_MAX_NS, which every stamp is kept within (nscc.h:
+ * clocks); 0 when now is behind the stamp (rx_ns may step back: sample.h).
  */
 static u32 nscc_age(u64 now, u32 stamp)
 {
-	return (u32)now - stamp;
+	return dcc_rx_age32(now, stamp);
 }
 
 void nscc_state_init(struct nscc_state *st, const struct nscc_cfg *c,

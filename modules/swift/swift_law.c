@@ -258,7 +258,8 @@ static u32 swift_delay(struct swift_core *st, const struct swift_cfg *c,
 
 	if (!(st->flags & SWIFT_MEDIAN) || !st->med.buf)
 		return s->rtt_ns;
-	if (st->med.w.n && now - st->last_push_ns > 2 * in->srtt_ns)
+	/* rx_ns may step back (sample.h): that is no staleness */
+	if (st->med.w.n && dcc_rx_age(now, st->last_push_ns) > 2 * in->srtt_ns)
 		swift_median_reset(st);
 	st->last_push_ns = now;
 	*h = swift_median_h(st->cwnd, st->spa_q8, c->h_cap);
