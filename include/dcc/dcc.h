@@ -10,6 +10,8 @@
  *    rate and the cwnd cap derived from it;
  *  - validated module parameters: dcc_param_ops_range for u32 knobs with
  *    a [min, max] that rejects anything else with -EINVAL;
+ *  - parameter snapshots: the immutable, RCU-published parameter set a
+ *    socket takes at init (dcc_snaps, dcc_param_snap());
  *  - the plain-C math (bls.h, median.h, fixp.h), exported from the same
  *    module.
  *
@@ -21,6 +23,9 @@
 #define _DCC_DCC_H
 
 #include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
 #include <net/tcp.h>
 #include "compat.h"
 #include "fixp.h"
@@ -240,5 +245,134 @@ extern const struct kernel_param_ops dcc_param_ops_counter;
 #define dcc_param_counter(name, var, desc)				\
 	module_param_cb(name, &dcc_param_ops_counter, &(var), 0444);	\
 	MODULE_PARM_DESC(name, desc " (read-only)")
+
+/* ---- parameter snapshots ----------------------------------------------- */
+
+/*
+ * A socket's parameters are fixed at its init: a write to a module
+ * parameter applies to the sockets that start after it, never to a
+ * running flow (whose law was resolved from the old values, and whose
+ * state may not fit the new ones), yet writes stay live for new sockets
+ * without reloading the module.  Copying the values into the socket would
+ * do that, but icsk_ca_priv (104 bytes) has no room for them next to the
+ * law's state.  So every write publishes one immutable snapshot of all
+ * the module's parameters, converted once to the law's units; a socket
+ * holds a reference to the snapshot current at its init (a pointer, 8
+ * bytes) and gives it back at release (dcc.h: lifecycle).
+ *
+ * The current snapshot is an RCU pointer: init may run in softirq (a
+ * passive open), so taking a reference must not sleep or lock against a
+ * writer.  dcc_snap_get() reads it under rcu_read_lock() and takes a
+ * reference unless the count already fell to 0 (a writer replaced it and
+ * the last socket let go), then reads again.  The last put frees it after
+ * a grace period (kfree_rcu), so a reader that saw the old pointer may
+ * still look at it.  Writers (parameter writes, module init and exit)
+ * replace the pointer under the spinlock.
+ *
+ * A module embeds struct dcc_snap as the FIRST member of its snapshot
+ * (dcc_lib allocates, zeroes and frees the whole struct) and keeps its
+ * container_of() from the parameters to the snapshot:
+ *
+ *	struct foo_snap { struct dcc_snap snap; struct foo_params p; };
+ *	static void foo_snap_fill(struct dcc_snap *s);	// current values
+ *	DEFINE_DCC_SNAPS(foo_snaps, struct foo_snap, snap, foo_snap_fill);
+ *	dcc_param_snap(knob, knob, 0, 100, foo_snaps, "what it does");
+ *
+ * fill() converts the module's current parameter values (READ_ONCE) into
+ * a zeroed snapshot; it runs in process context and may not fail.  The
+ * fallback is a static snapshot (name##_fallback) that dcc_snap_get()
+ * returns when none is published (before dcc_snaps_init() or after
+ * dcc_snaps_exit(), when no socket exists): filled by dcc_snaps_init(),
+ * never NULL, never counted, never freed.
+ */
+struct dcc_snap {
+	refcount_t ref;
+	struct rcu_head rcu;
+};
+
+struct dcc_snaps {
+	struct dcc_snap __rcu *cur;	/* holds one reference */
+	spinlock_t lock;		/* serialises writers of cur */
+	bool closed;			/* dcc_snaps_exit() ran: publish no more */
+	size_t size;			/* of the module's snapshot struct */
+	void (*fill)(struct dcc_snap *s);
+	struct dcc_snap *fallback;
+};
+
+/* static struct dcc_snaps @name of @type snapshots, and its fallback */
+#define DEFINE_DCC_SNAPS(name, type, member, fill_fn)			\
+	static type name##_fallback;					\
+	static struct dcc_snaps name = {				\
+		.lock = __SPIN_LOCK_UNLOCKED(name.lock),		\
+		.size = sizeof(type) +					\
+			BUILD_BUG_ON_ZERO(offsetof(type, member)),	\
+		.fill = (fill_fn),					\
+		.fallback = &name##_fallback.member,			\
+	}
+
+/*
+ * Module init: fill the fallback with the current values and publish the
+ * first snapshot (-ENOMEM).  Module exit, and init's error path after
+ * dcc_snaps_init() succeeded: drop the current snapshot and wait for the
+ * pending frees.  No socket may hold a snapshot then (each held a module
+ * reference).  Process context.
+ */
+int dcc_snaps_init(struct dcc_snaps *ss);
+void dcc_snaps_exit(struct dcc_snaps *ss);
+
+/*
+ * Build a snapshot of the current values and make it the current one:
+ * -ENOMEM if it cannot be allocated, -ENODEV after dcc_snaps_exit().
+ * Process context (GFP_KERNEL).
+ */
+int dcc_snap_publish(struct dcc_snaps *ss);
+
+/*
+ * A reference to the current snapshot (the fallback if none), for a
+ * socket's init; dcc_snap_put() gives it back (NULL and the fallback are
+ * no-ops).  Any context.
+ */
+struct dcc_snap *dcc_snap_get(struct dcc_snaps *ss);
+void dcc_snap_put(struct dcc_snaps *ss, struct dcc_snap *s);
+
+/* dcc_snap_get() as the module's @type, whose @member is the dcc_snap */
+#define dcc_snap_get_as(ss, type, member)				\
+	container_of(dcc_snap_get(ss), type, member)
+
+/*
+ * The current snapshot without a reference (the fallback if none): valid
+ * until the caller's rcu_read_unlock().
+ */
+static inline const struct dcc_snap *dcc_snap_peek(struct dcc_snaps *ss)
+{
+	const struct dcc_snap *s = rcu_dereference(ss->cur);
+
+	return s ? s : ss->fallback;
+}
+
+/* A u32 parameter of a snapshot: its range, and where it publishes. */
+struct dcc_param_snap {
+	struct dcc_param_range r;
+	struct dcc_snaps *snaps;
+};
+
+/* kernel_param_ops: dcc_param_ops_range's check, then dcc_snap_publish() */
+extern const struct kernel_param_ops dcc_param_ops_snap;
+
+/*
+ * dcc_param_snap(name, var, min, max, ss, desc): a 0644 module
+ * parameter backed by u32 @var, validated as dcc_param_range() (-EINVAL,
+ * @var keeps its value), whose every accepted write publishes a new
+ * snapshot of struct dcc_snaps @ss; if that fails (-ENOMEM) the old value is restored
+ * and the write fails.  Writes are serialised by the module's parameter
+ * lock.
+ */
+#define dcc_param_snap(name, var, lo, hi, ss, desc)			\
+	static struct dcc_param_snap __dcc_snap_##name = {		\
+		.r = { .val = &(var), .min = (lo), .max = (hi) },	\
+		.snaps = &(ss) };					\
+	module_param_cb(name, &dcc_param_ops_snap,			\
+			&__dcc_snap_##name, 0644);			\
+	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
 
 #endif /* _DCC_DCC_H */

@@ -72,8 +72,8 @@
  *  - cwnd = r (RTT_min + q_B) * cwnd_gain (the paper: r RTT_min, which
  *    would bind below r at the target).
  *
- * Parameters: a write publishes a new immutable snapshot (RCU + refcount,
- * as tcp_nscc.c); each socket takes a reference to the snapshot current
+ * Parameters: a write publishes a new immutable snapshot (dcc.h:
+ * parameter snapshots); each socket takes a reference to the snapshot current
  * at its init (8 bytes: the pointer in its ccc_cfg), so a running flow
  * never sees its parameters change, fair_ai_pml and share_base_rtt
  * included.  The socket's config (struct ccc_cfg: R_l, r_min, r_max,
@@ -87,9 +87,6 @@
  * reference init took.
  */
 #include <linux/module.h>
-#include <linux/slab.h>
-#include <linux/refcount.h>
-#include <linux/rcupdate.h>
 #include <net/tcp.h>
 #include <linux/inet_diag.h>
 #include "dcc/dcc.h"
@@ -121,10 +118,9 @@ static u32 share_base_rtt = 1;	/* RTT_min: min over the netns's CCC flows to
 				 * the destination (base_rtt_us = 0 only)
 				 */
 
-/* One immutable parameter set; sockets hold references. */
+/* One immutable parameter set; sockets hold references (dcc.h). */
 struct ccc_snap {
-	refcount_t ref;
-	struct rcu_head rcu;
+	struct dcc_snap snap;	/* first: dcc_lib allocates and frees it */
 	struct ccc_params p;	/* the law's (ccc_cfg.p points here) */
 	u64 line_bytes_ps;	/* line_rate_mbps; 0 = estimate */
 	u64 init_line_bytes_ps;	/* init_rate_mbps: the estimate's floor */
@@ -133,13 +129,9 @@ struct ccc_snap {
 	u8 share_base_rtt;
 };
 
-static struct ccc_snap __rcu *ccc_cur;
-static DEFINE_SPINLOCK(ccc_snap_lock);
-/* used only if no snapshot exists (never after module init): defaults */
-static struct ccc_snap ccc_snap_fallback;
-
-static void ccc_snap_fill(struct ccc_snap *s)
+static void ccc_snap_fill(struct dcc_snap *ds)
 {
+	struct ccc_snap *s = container_of(ds, struct ccc_snap, snap);
 	struct ccc_knobs k = {
 		.q_b_us = READ_ONCE(q_b_us),
 		.gamma_pct = READ_ONCE(gamma_pct),
@@ -160,76 +152,11 @@ static void ccc_snap_fill(struct ccc_snap *s)
 	s->share_base_rtt = (u8)READ_ONCE(share_base_rtt);
 }
 
-static void ccc_snap_put(struct ccc_snap *s)
-{
-	if (s && s != &ccc_snap_fallback && refcount_dec_and_test(&s->ref))
-		kfree_rcu(s, rcu);
-}
+DEFINE_DCC_SNAPS(ccc_snaps, struct ccc_snap, snap, ccc_snap_fill);
 
-static struct ccc_snap *ccc_snap_get(void)
-{
-	struct ccc_snap *s;
-
-	rcu_read_lock();
-	do {	/* a replaced snapshot may drop to 0: read the new pointer */
-		s = rcu_dereference(ccc_cur);
-	} while (s && !refcount_inc_not_zero(&s->ref));
-	rcu_read_unlock();
-	return s ? s : &ccc_snap_fallback;
-}
-
-/* Build a snapshot of the current values and make it the current one. */
-static int ccc_publish(void)
-{
-	struct ccc_snap *s = kzalloc(sizeof(*s), GFP_KERNEL), *old;
-
-	if (!s)
-		return -ENOMEM;
-	refcount_set(&s->ref, 1);	/* ccc_cur's reference */
-	ccc_snap_fill(s);
-	spin_lock_bh(&ccc_snap_lock);
-	old = rcu_replace_pointer(ccc_cur, s, lockdep_is_held(&ccc_snap_lock));
-	spin_unlock_bh(&ccc_snap_lock);
-	ccc_snap_put(old);
-	return 0;
-}
-
-/*
- * Parameter writes: dcc_lib's range check (-EINVAL, old value kept), then
- * a new snapshot; if that cannot be allocated the old value is restored.
- * Writes are serialised by the module parameter lock.
- */
-static int ccc_param_set(const char *val, const struct kernel_param *kp)
-{
-	const struct dcc_param_range *r = kp->arg;
-	u32 old = READ_ONCE(*r->val);
-	int err = dcc_param_ops_range.set(val, kp);
-
-	if (err)
-		return err;
-	err = ccc_publish();
-	if (err)
-		WRITE_ONCE(*r->val, old);
-	return err;
-}
-
-static int ccc_param_get(char *buf, const struct kernel_param *kp)
-{
-	const struct dcc_param_range *r = kp->arg;
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(*r->val));
-}
-
-static const struct kernel_param_ops ccc_param_ops = {
-	.set = ccc_param_set,
-	.get = ccc_param_get,
-};
-
+/* each accepted write publishes a new snapshot (dcc_param_snap()) */
 #define ccc_param(name, lo, hi, desc)					\
-	static struct dcc_param_range __ccc_range_##name = {		\
-		.val = &(name), .min = (lo), .max = (hi) };		\
-	module_param_cb(name, &ccc_param_ops, &__ccc_range_##name, 0644); \
-	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+	dcc_param_snap(name, name, lo, hi, ccc_snaps, desc)
 
 ccc_param(q_b_us, 1, 1000000, "target queueing delay q_B in us");
 ccc_param(line_rate_mbps, 0, 800000,
@@ -357,7 +284,7 @@ static void ccc_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct ccc *ca = inet_csk_ca(sk);
-	struct ccc_snap *sn = ccc_snap_get();
+	struct ccc_snap *sn = dcc_snap_get_as(&ccc_snaps, struct ccc_snap, snap);
 	struct dcc_decision d;
 	u64 r0;
 
@@ -386,7 +313,7 @@ static void ccc_release(struct sock *sk)
 
 	if (!(ca->flags & CCC_F_INITED))
 		return;
-	ccc_snap_put((struct ccc_snap *)ccc_snap_of(ca));
+	dcc_snap_put(&ccc_snaps, (struct dcc_snap *)&ccc_snap_of(ca)->snap);
 	ca->flags &= ~CCC_F_INITED;
 }
 
@@ -523,15 +450,12 @@ static int __init ccc_register(void)
 {
 	int err;
 
-	ccc_snap_fill(&ccc_snap_fallback);
-	err = ccc_publish();
+	err = dcc_snaps_init(&ccc_snaps);
 	if (err)
 		return err;
 	err = dcc_register_ca(&tcp_ccc);
-	if (err) {
-		ccc_snap_put(rcu_replace_pointer(ccc_cur, NULL, true));
-		rcu_barrier();
-	}
+	if (err)
+		dcc_snaps_exit(&ccc_snaps);
 	return err;
 }
 
@@ -539,8 +463,7 @@ static void __exit ccc_unregister(void)
 {
 	dcc_unregister_ca(&tcp_ccc);
 	/* no socket is left (each held a module reference) */
-	ccc_snap_put(rcu_replace_pointer(ccc_cur, NULL, true));
-	rcu_barrier();	/* kfree_rcu callbacks done before the text goes */
+	dcc_snaps_exit(&ccc_snaps);
 }
 
 module_init(ccc_register);

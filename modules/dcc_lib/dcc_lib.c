@@ -8,14 +8,18 @@
  * and, in this file, the kernel glue: turning a rate_sample into a clean
  * per-ACK sample, the base RTT (own or shared per destination), the
  * line-rate estimate, idle detection, applying a rate and a cwnd cap,
- * and validated module parameters and counters.  The API is
- * documented in include/dcc/dcc.h.
+ * validated module parameters and counters, and the parameter snapshots
+ * sockets take at init.  The API is documented in include/dcc/dcc.h.
  *
- * Nothing here sleeps or allocates: every function may run in softirq.
+ * Nothing here sleeps or allocates, and every function may run in
+ * softirq, except the snapshot writers (dcc_snaps_init/exit,
+ * dcc_snap_publish and the parameter writes that call it): process
+ * context.
  */
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/jhash.h>
+#include <linux/slab.h>
 #include <net/tcp.h>
 #include <net/netns/hash.h>
 #include "dcc/dcc.h"
@@ -434,9 +438,9 @@ EXPORT_SYMBOL_GPL(dcc_loss_ack);
 
 /* ---- validated module parameters -------------------------------------- */
 
-static int dcc_param_set_range(const char *val, const struct kernel_param *kp)
+/* Parse @val into *r->val if it is a u32 in [min, max]; else keep it. */
+static int dcc_param_store(const struct dcc_param_range *r, const char *val)
 {
-	const struct dcc_param_range *r = kp->arg;
 	u32 v;
 
 	if (kstrtou32(val, 0, &v) || v < r->min || v > r->max)
@@ -445,11 +449,19 @@ static int dcc_param_set_range(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+static int dcc_param_show(const struct dcc_param_range *r, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*r->val));
+}
+
+static int dcc_param_set_range(const char *val, const struct kernel_param *kp)
+{
+	return dcc_param_store(kp->arg, val);
+}
+
 static int dcc_param_get_range(char *buf, const struct kernel_param *kp)
 {
-	const struct dcc_param_range *r = kp->arg;
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(*r->val));
+	return dcc_param_show(kp->arg, buf);
 }
 
 const struct kernel_param_ops dcc_param_ops_range = {
@@ -457,6 +469,106 @@ const struct kernel_param_ops dcc_param_ops_range = {
 	.get = dcc_param_get_range,
 };
 EXPORT_SYMBOL_GPL(dcc_param_ops_range);
+
+/* ---- parameter snapshots (dcc.h) -------------------------------------- */
+
+void dcc_snap_put(struct dcc_snaps *ss, struct dcc_snap *s)
+{
+	if (s && s != ss->fallback && refcount_dec_and_test(&s->ref))
+		kfree_rcu(s, rcu);	/* s is the start of the allocation */
+}
+EXPORT_SYMBOL_GPL(dcc_snap_put);
+
+struct dcc_snap *dcc_snap_get(struct dcc_snaps *ss)
+{
+	struct dcc_snap *s;
+
+	rcu_read_lock();
+	do {	/* a replaced snapshot may drop to 0: read the new pointer */
+		s = rcu_dereference(ss->cur);
+	} while (s && !refcount_inc_not_zero(&s->ref));
+	rcu_read_unlock();
+	return s ? s : ss->fallback;
+}
+EXPORT_SYMBOL_GPL(dcc_snap_get);
+
+/*
+ * Make @s (NULL: none, for good) the current snapshot and drop the one it
+ * replaces.  -ENODEV, and @s freed, once none was made current.
+ */
+static int dcc_snap_replace(struct dcc_snaps *ss, struct dcc_snap *s)
+{
+	struct dcc_snap *old;
+
+	spin_lock_bh(&ss->lock);
+	if (ss->closed) {		/* a write racing with module exit */
+		spin_unlock_bh(&ss->lock);
+		kfree(s);
+		return -ENODEV;
+	}
+	old = rcu_replace_pointer(ss->cur, s, lockdep_is_held(&ss->lock));
+	ss->closed = !s;
+	spin_unlock_bh(&ss->lock);
+	dcc_snap_put(ss, old);
+	return 0;
+}
+
+int dcc_snap_publish(struct dcc_snaps *ss)
+{
+	struct dcc_snap *s = kzalloc(ss->size, GFP_KERNEL);
+
+	if (!s)
+		return -ENOMEM;
+	refcount_set(&s->ref, 1);	/* ss->cur's reference */
+	ss->fill(s);
+	return dcc_snap_replace(ss, s);
+}
+EXPORT_SYMBOL_GPL(dcc_snap_publish);
+
+int dcc_snaps_init(struct dcc_snaps *ss)
+{
+	ss->fill(ss->fallback);
+	return dcc_snap_publish(ss);
+}
+EXPORT_SYMBOL_GPL(dcc_snaps_init);
+
+void dcc_snaps_exit(struct dcc_snaps *ss)
+{
+	dcc_snap_replace(ss, NULL);	/* kfree(NULL) if already closed */
+	rcu_barrier();	/* the kfree_rcu()s done before the module goes */
+}
+EXPORT_SYMBOL_GPL(dcc_snaps_exit);
+
+/*
+ * A snapshot parameter: the range check (-EINVAL, value kept), then a new
+ * snapshot; if that cannot be built, the old value again.
+ */
+static int dcc_param_set_snap(const char *val, const struct kernel_param *kp)
+{
+	const struct dcc_param_snap *p = kp->arg;
+	u32 old = READ_ONCE(*p->r.val);
+	int err = dcc_param_store(&p->r, val);
+
+	if (err)
+		return err;
+	err = dcc_snap_publish(p->snaps);
+	if (err)
+		WRITE_ONCE(*p->r.val, old);
+	return err;
+}
+
+static int dcc_param_get_snap(char *buf, const struct kernel_param *kp)
+{
+	const struct dcc_param_snap *p = kp->arg;
+
+	return dcc_param_show(&p->r, buf);
+}
+
+const struct kernel_param_ops dcc_param_ops_snap = {
+	.set = dcc_param_set_snap,
+	.get = dcc_param_get_snap,
+};
+EXPORT_SYMBOL_GPL(dcc_param_ops_snap);
 
 static int dcc_param_get_counter(char *buf, const struct kernel_param *kp)
 {

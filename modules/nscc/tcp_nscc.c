@@ -69,7 +69,7 @@
  *    flow-label rehashing are not implemented.
  *
  * Every paper constant is a validated module parameter.  A write publishes
- * a new immutable snapshot (RCU + refcount); each socket takes a reference
+ * a new immutable snapshot (dcc.h: parameter snapshots); each socket takes a reference
  * to the snapshot current at its init, so a running flow never sees its
  * parameters change.  The law's configuration (nscc_cfg: ns durations,
  * fixed-point gains) is resolved from that snapshot once at init, into a
@@ -81,8 +81,6 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <linux/refcount.h>
-#include <linux/rcupdate.h>
 #include <net/tcp.h>
 #include <linux/inet_diag.h>
 #include "dcc/dcc.h"
@@ -119,44 +117,17 @@ static u32 median_lower = 1;
 static u32 cwnd_limited_only = 1;
 static u32 pacing_gain_pct = 120;
 
-/* One immutable parameter set; sockets hold references. */
+/* One immutable parameter set; sockets hold references (dcc.h). */
 struct nscc_snap {
-	refcount_t ref;
-	struct rcu_head rcu;
+	struct dcc_snap snap;	/* first: dcc_lib allocates and frees it */
 	struct nscc_params p;
 };
 
-static struct nscc_snap __rcu *nscc_cur;
-static DEFINE_SPINLOCK(nscc_snap_lock);
-/* used only if no snapshot exists (never after module init): defaults */
-static struct nscc_snap nscc_snap_fallback;
-
-static void nscc_snap_put(struct nscc_snap *s)
+/* The current parameter values, as one snapshot. */
+static void nscc_snap_fill(struct dcc_snap *ds)
 {
-	if (s && s != &nscc_snap_fallback && refcount_dec_and_test(&s->ref))
-		kfree_rcu(s, rcu);
-}
+	struct nscc_snap *s = container_of(ds, struct nscc_snap, snap);
 
-static struct nscc_snap *nscc_snap_get(void)
-{
-	struct nscc_snap *s;
-
-	rcu_read_lock();
-	do {	/* a replaced snapshot may drop to 0: read the new pointer */
-		s = rcu_dereference(nscc_cur);
-	} while (s && !refcount_inc_not_zero(&s->ref));
-	rcu_read_unlock();
-	return s ? s : &nscc_snap_fallback;
-}
-
-/* Build a snapshot of the current values and make it the current one. */
-static int nscc_publish(void)
-{
-	struct nscc_snap *s = kzalloc(sizeof(*s), GFP_KERNEL), *old;
-
-	if (!s)
-		return -ENOMEM;
-	refcount_set(&s->ref, 1);	/* nscc_cur's reference */
 	s->p = (struct nscc_params){
 		.nic_mbps = READ_ONCE(nic_mbps),
 		.network_rtt_us = READ_ONCE(network_rtt_us),
@@ -183,49 +154,13 @@ static int nscc_publish(void)
 		.cwnd_limited_only = READ_ONCE(cwnd_limited_only),
 		.pacing_gain_pct = READ_ONCE(pacing_gain_pct),
 	};
-	spin_lock_bh(&nscc_snap_lock);
-	old = rcu_replace_pointer(nscc_cur, s, lockdep_is_held(&nscc_snap_lock));
-	spin_unlock_bh(&nscc_snap_lock);
-	nscc_snap_put(old);
-	return 0;
 }
 
-/*
- * Parameter writes: dcc_lib's range check (-EINVAL, old value kept), then
- * a new snapshot; if that cannot be allocated the old value is restored.
- * Writes are serialised by the module parameter lock.
- */
-static int nscc_param_set(const char *val, const struct kernel_param *kp)
-{
-	const struct dcc_param_range *r = kp->arg;
-	u32 old = READ_ONCE(*r->val);
-	int err = dcc_param_ops_range.set(val, kp);
+DEFINE_DCC_SNAPS(nscc_snaps, struct nscc_snap, snap, nscc_snap_fill);
 
-	if (err)
-		return err;
-	err = nscc_publish();
-	if (err)
-		WRITE_ONCE(*r->val, old);
-	return err;
-}
-
-static int nscc_param_get(char *buf, const struct kernel_param *kp)
-{
-	const struct dcc_param_range *r = kp->arg;
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(*r->val));
-}
-
-static const struct kernel_param_ops nscc_param_ops = {
-	.set = nscc_param_set,
-	.get = nscc_param_get,
-};
-
+/* each accepted write publishes a new snapshot (dcc_param_snap()) */
 #define nscc_param(name, lo, hi, desc)					\
-	static struct dcc_param_range __nscc_range_##name = {		\
-		.val = &(name), .min = (lo), .max = (hi) };		\
-	module_param_cb(name, &nscc_param_ops, &__nscc_range_##name, 0644); \
-	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+	dcc_param_snap(name, name, lo, hi, nscc_snaps, desc)
 
 nscc_param(nic_mbps, 1, 800000, "host link (NIC) rate, Mbit/s: sets the BDP, maxwnd and the gains");
 nscc_param(network_rtt_us, 0, 1000000,
@@ -311,7 +246,7 @@ static const struct nscc_cfg *nscc_cfg(const struct sock *sk, struct nscc *ca,
 	u32 base_us = dcc_base_rtt_us(sk, 0);
 	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
 	bool ecn = nscc_ecn_ok(sk), mnscc = ca->st.glue & NSCC_G_MNSCC;
-	struct nscc_snap *snap;
+	const struct nscc_snap *snap;
 
 	if (likely(k)) {
 		if (unlikely(k->base_us != base_us || k->mss != mss || k->ecn != ecn)) {
@@ -324,9 +259,8 @@ static const struct nscc_cfg *nscc_cfg(const struct sock *sk, struct nscc *ca,
 		return &k->c;
 	}
 	rcu_read_lock();
-	snap = rcu_dereference(nscc_cur);
-	nscc_resolve(snap ? &snap->p : &nscc_snap_fallback.p,
-		     dcc_us_to_ns(base_us), mss, ecn, mnscc, tmp);
+	snap = container_of(dcc_snap_peek(&nscc_snaps), struct nscc_snap, snap);
+	nscc_resolve(&snap->p, dcc_us_to_ns(base_us), mss, ecn, mnscc, tmp);
 	rcu_read_unlock();
 	return tmp;
 }
@@ -340,7 +274,7 @@ static u64 nscc_srtt_ns(const struct tcp_sock *tp)
 static void nscc_conf_free(struct nscc *ca)
 {
 	if (ca->conf) {
-		nscc_snap_put(ca->conf->snap);
+		dcc_snap_put(&nscc_snaps, &ca->conf->snap->snap);
 		kfree(ca->conf);
 		ca->conf = NULL;
 	}
@@ -361,7 +295,8 @@ static void nscc_init(struct sock *sk)
 	nscc_conf_free(ca);	/* re-init without release: keep no stale ref */
 	ca->conf = kmalloc(sizeof(*ca->conf), GFP_NOWAIT | __GFP_NOWARN);
 	if (ca->conf) {
-		ca->conf->snap = nscc_snap_get();
+		ca->conf->snap = dcc_snap_get_as(&nscc_snaps,
+						 struct nscc_snap, snap);
 		ca->conf->mss = 0;	/* resolved by the first nscc_cfg() */
 	}
 	ca->st.glue = mnscc ? NSCC_G_MNSCC : 0;
@@ -556,8 +491,7 @@ static int __init nscc_register(void)
 {
 	int err;
 
-	nscc_snap_fallback.p = nscc_params_default;
-	err = nscc_publish();
+	err = dcc_snaps_init(&nscc_snaps);
 	if (err)
 		return err;
 	err = dcc_register_ca(&tcp_nscc);
@@ -570,8 +504,7 @@ static int __init nscc_register(void)
 	}
 	return 0;
 put:
-	nscc_snap_put(rcu_replace_pointer(nscc_cur, NULL, true));
-	rcu_barrier();
+	dcc_snaps_exit(&nscc_snaps);
 	return err;
 }
 
@@ -580,8 +513,7 @@ static void __exit nscc_unregister(void)
 	dcc_unregister_ca(&tcp_mnscc);
 	dcc_unregister_ca(&tcp_nscc);
 	/* no socket is left (each held a module reference) */
-	nscc_snap_put(rcu_replace_pointer(nscc_cur, NULL, true));
-	rcu_barrier();	/* kfree_rcu callbacks done before the text goes */
+	dcc_snaps_exit(&nscc_snaps);
 }
 
 module_init(nscc_register);

@@ -82,15 +82,12 @@
  * Per socket (icsk_ca_priv, 104 bytes): the core's state (80 B) and its
  * config (24 B: a pointer to the immutable parameter snapshot current at
  * init, mu, RTT_base and tau).  A parameter write publishes a new snapshot
- * (RCU + refcount, as tcp_nscc), so a running flow keeps the parameters
+ * (dcc.h: parameter snapshots), so a running flow keeps the parameters
  * it started with, as when each socket copied them, in 8 bytes instead of
  * the copy, which would not fit next to the ns config.  Nothing on the ACK
  * path sleeps or allocates.
  */
 #include <linux/module.h>
-#include <linux/slab.h>
-#include <linux/refcount.h>
-#include <linux/rcupdate.h>
 #include <net/tcp.h>
 #include <linux/inet_diag.h>
 #include "dcc/dcc.h"
@@ -118,47 +115,26 @@ static u32 share_base_rtt = 1;		/* auto RTT_base: min over the netns's
 
 /*
  * One immutable parameter set, in the core's units (ns, Q20), plus the
- * two modes it fixes for the socket; sockets hold references.
+ * two modes it fixes for the socket; sockets hold references (dcc.h:
+ * parameter snapshots).
  */
 struct oscar_snap {
-	refcount_t ref;
-	struct rcu_head rcu;
+	struct dcc_snap snap;	/* first: dcc_lib allocates and frees it */
 	struct oscar_params p;
 	u32 line_rate_mbps;	/* 0 = estimate mu */
 	u32 base_rtt_us;	/* 0 = auto RTT_base */
 };
-
-static struct oscar_snap __rcu *oscar_cur;
-static DEFINE_SPINLOCK(oscar_snap_lock);
-/* used only if no snapshot exists (never after module init): defaults */
-static struct oscar_snap oscar_snap_fallback;
 
 static struct oscar_snap *oscar_snap_of(const struct oscar_params *p)
 {
 	return container_of(p, struct oscar_snap, p);
 }
 
-static void oscar_snap_put(struct oscar_snap *s)
-{
-	if (s && s != &oscar_snap_fallback && refcount_dec_and_test(&s->ref))
-		kfree_rcu(s, rcu);
-}
-
-static struct oscar_snap *oscar_snap_get(void)
-{
-	struct oscar_snap *s;
-
-	rcu_read_lock();
-	do {	/* a replaced snapshot may drop to 0: read the new pointer */
-		s = rcu_dereference(oscar_cur);
-	} while (s && !refcount_inc_not_zero(&s->ref));
-	rcu_read_unlock();
-	return s ? s : &oscar_snap_fallback;
-}
-
 /* The current parameter values, converted once to the core's units. */
-static void oscar_snap_fill(struct oscar_snap *s)
+static void oscar_snap_fill(struct dcc_snap *ds)
 {
+	struct oscar_snap *s = container_of(ds, struct oscar_snap, snap);
+
 	s->p = (struct oscar_params){
 		.u_ai = OSCAR_PPM_TO_U(READ_ONCE(u_ai_ppm)),
 		.u_hai = OSCAR_PPM_TO_U(READ_ONCE(u_hai_ppm)),
@@ -173,58 +149,11 @@ static void oscar_snap_fill(struct oscar_snap *s)
 	s->base_rtt_us = READ_ONCE(base_rtt_us);
 }
 
-/* Build a snapshot of the current values and make it the current one. */
-static int oscar_publish(void)
-{
-	struct oscar_snap *s = kzalloc(sizeof(*s), GFP_KERNEL), *old;
+DEFINE_DCC_SNAPS(oscar_snaps, struct oscar_snap, snap, oscar_snap_fill);
 
-	if (!s)
-		return -ENOMEM;
-	refcount_set(&s->ref, 1);	/* oscar_cur's reference */
-	oscar_snap_fill(s);
-	spin_lock_bh(&oscar_snap_lock);
-	old = rcu_replace_pointer(oscar_cur, s, lockdep_is_held(&oscar_snap_lock));
-	spin_unlock_bh(&oscar_snap_lock);
-	oscar_snap_put(old);
-	return 0;
-}
-
-/*
- * Parameter writes: dcc_lib's range check (-EINVAL, old value kept), then
- * a new snapshot; if that cannot be allocated the old value is restored.
- * Writes are serialised by the module parameter lock.
- */
-static int oscar_param_set(const char *val, const struct kernel_param *kp)
-{
-	const struct dcc_param_range *r = kp->arg;
-	u32 old = READ_ONCE(*r->val);
-	int err = dcc_param_ops_range.set(val, kp);
-
-	if (err)
-		return err;
-	err = oscar_publish();
-	if (err)
-		WRITE_ONCE(*r->val, old);
-	return err;
-}
-
-static int oscar_param_get(char *buf, const struct kernel_param *kp)
-{
-	const struct dcc_param_range *r = kp->arg;
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(*r->val));
-}
-
-static const struct kernel_param_ops oscar_param_ops = {
-	.set = oscar_param_set,
-	.get = oscar_param_get,
-};
-
+/* each accepted write publishes a new snapshot (dcc_param_snap()) */
 #define oscar_param(name, lo, hi, desc)					\
-	static struct dcc_param_range __oscar_range_##name = {		\
-		.val = &(name), .min = (lo), .max = (hi) };		\
-	module_param_cb(name, &oscar_param_ops, &__oscar_range_##name, 0644); \
-	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+	dcc_param_snap(name, name, lo, hi, oscar_snaps, desc)
 
 oscar_param(line_rate_mbps, 0, 800000,
 	    "bottleneck (line) rate mu in Mbit/s, 0 = estimate from delivery rate");
@@ -355,8 +284,8 @@ static void oscar_init(struct sock *sk)
 	BUILD_BUG_ON(sizeof(struct oscar) > ICSK_CA_PRIV_SIZE);
 
 	if (ca->c.p)		/* re-init without release: keep no stale ref */
-		oscar_snap_put(oscar_snap_of(ca->c.p));
-	snap = oscar_snap_get();
+		dcc_snap_put(&oscar_snaps, &oscar_snap_of(ca->c.p)->snap);
+	snap = dcc_snap_get_as(&oscar_snaps, struct oscar_snap, snap);
 	mu = snap->line_rate_mbps ?
 		(u64)snap->line_rate_mbps * DCC_MBPS_TO_BPS : oscar_mu_shared(sk, 0);
 	base_us = snap->base_rtt_us ? snap->base_rtt_us : oscar_auto_base_us(sk);
@@ -376,7 +305,7 @@ static void oscar_release(struct sock *sk)
 	struct oscar *ca = inet_csk_ca(sk);
 
 	if (ca->c.p)		/* NULL if init never ran */
-		oscar_snap_put(oscar_snap_of(ca->c.p));
+		dcc_snap_put(&oscar_snaps, &oscar_snap_of(ca->c.p)->snap);
 	ca->c.p = NULL;
 }
 
@@ -504,15 +433,12 @@ static int __init oscar_register(void)
 {
 	int err;
 
-	oscar_snap_fill(&oscar_snap_fallback);
-	err = oscar_publish();
+	err = dcc_snaps_init(&oscar_snaps);
 	if (err)
 		return err;
 	err = dcc_register_ca(&tcp_oscar);
-	if (err) {
-		oscar_snap_put(rcu_replace_pointer(oscar_cur, NULL, true));
-		rcu_barrier();
-	}
+	if (err)
+		dcc_snaps_exit(&oscar_snaps);
 	return err;
 }
 
@@ -520,8 +446,7 @@ static void __exit oscar_unregister(void)
 {
 	dcc_unregister_ca(&tcp_oscar);
 	/* no socket is left (each held a module reference) */
-	oscar_snap_put(rcu_replace_pointer(oscar_cur, NULL, true));
-	rcu_barrier();	/* kfree_rcu callbacks done before the text goes */
+	dcc_snaps_exit(&oscar_snaps);
 }
 
 module_init(oscar_register);

@@ -114,9 +114,9 @@
  * State: struct swift in icsk_ca_priv (<= 104 bytes, BUILD_BUG_ON'd): the
  * core's 96 bytes and a pointer to the parameter snapshot the socket took
  * at init.  The snapshot (struct swift_cfg, 80 bytes, converted once from
- * the module parameters) does not fit per socket, so as tcp_nscc does,
- * every parameter write publishes a new immutable one (RCU + refcount)
- * and each socket holds a reference to the one current at its init: a
+ * the module parameters) does not fit per socket, so every parameter
+ * write publishes a new immutable one (dcc.h: parameter snapshots) and
+ * each socket holds a reference to the one current at its init: a
  * running flow never sees its parameters change.  For mswift, plus the
  * median buffer of 8 * h_cap bytes from dcc_medbuf.  Init acquires both,
  * release gives both back (dcc.h: lifecycle; hooks before init leave the
@@ -124,8 +124,6 @@
  */
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <linux/refcount.h>
-#include <linux/rcupdate.h>
 #include <net/tcp.h>
 #include <linux/inet_diag.h>
 #include "dcc/dcc.h"
@@ -154,17 +152,11 @@ static u32 h_cap = 128;			/* MSwift window cap */
 static u32 pctl = 50;			/* 50 = median; 10/90: [M] Fig. 12 */
 static u32 pacing_pct = 200;		/* pacing at >= 1 packet, % of cwnd/srtt */
 
-/* One immutable configuration; sockets hold references. */
+/* One immutable configuration; sockets hold references (dcc.h). */
 struct swift_snap {
-	refcount_t ref;
-	struct rcu_head rcu;
+	struct dcc_snap snap;	/* first: dcc_lib allocates and frees it */
 	struct swift_cfg cfg;
 };
-
-static struct swift_snap __rcu *swift_cur;
-static DEFINE_SPINLOCK(swift_snap_lock);
-/* used only if no snapshot exists (never after module init): defaults */
-static struct swift_snap swift_snap_fallback;
 
 static void swift_params_now(struct swift_params *p)
 {
@@ -189,78 +181,28 @@ static void swift_params_now(struct swift_params *p)
 	};
 }
 
-static void swift_snap_put(struct swift_snap *s)
+/* Convert the current values once into a snapshot. */
+static void swift_snap_fill(struct dcc_snap *ds)
 {
-	if (s && s != &swift_snap_fallback && refcount_dec_and_test(&s->ref))
-		kfree_rcu(s, rcu);
-}
-
-static struct swift_snap *swift_snap_get(void)
-{
-	struct swift_snap *s;
-
-	rcu_read_lock();
-	do {	/* a replaced snapshot may drop to 0: read the new pointer */
-		s = rcu_dereference(swift_cur);
-	} while (s && !refcount_inc_not_zero(&s->ref));
-	rcu_read_unlock();
-	return s ? s : &swift_snap_fallback;
-}
-
-/* Convert the current values once and make them the current snapshot. */
-static int swift_publish(void)
-{
-	struct swift_snap *s = kzalloc(sizeof(*s), GFP_KERNEL), *old;
+	struct swift_snap *s = container_of(ds, struct swift_snap, snap);
 	struct swift_params p;
 
-	if (!s)
-		return -ENOMEM;
-	refcount_set(&s->ref, 1);	/* swift_cur's reference */
 	swift_params_now(&p);
 	swift_cfg_init(&s->cfg, &p);
-	spin_lock_bh(&swift_snap_lock);
-	old = rcu_replace_pointer(swift_cur, s, lockdep_is_held(&swift_snap_lock));
-	spin_unlock_bh(&swift_snap_lock);
-	swift_snap_put(old);
-	return 0;
 }
 
-/*
- * Parameter writes: dcc_lib's range check (-EINVAL, old value kept), then
- * a new snapshot; if that cannot be allocated the old value is restored.
- * Writes are serialised by the module parameter lock.
- */
-static int swift_param_set(const char *val, const struct kernel_param *kp)
+DEFINE_DCC_SNAPS(swift_snaps, struct swift_snap, snap, swift_snap_fill);
+
+/* the socket's snapshot reference, if init took one */
+static void swift_snap_put(struct swift_snap *s)
 {
-	const struct dcc_param_range *r = kp->arg;
-	u32 old = READ_ONCE(*r->val);
-	int err = dcc_param_ops_range.set(val, kp);
-
-	if (err)
-		return err;
-	err = swift_publish();
-	if (err)
-		WRITE_ONCE(*r->val, old);
-	return err;
+	if (s)
+		dcc_snap_put(&swift_snaps, &s->snap);
 }
 
-static int swift_param_get(char *buf, const struct kernel_param *kp)
-{
-	const struct dcc_param_range *r = kp->arg;
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(*r->val));
-}
-
-static const struct kernel_param_ops swift_param_ops = {
-	.set = swift_param_set,
-	.get = swift_param_get,
-};
-
+/* each accepted write publishes a new snapshot (dcc_param_snap()) */
 #define swift_param(name, lo, hi, desc)					\
-	static struct dcc_param_range __swift_range_##name = {		\
-		.val = &(name), .min = (lo), .max = (hi) };		\
-	module_param_cb(name, &swift_param_ops, &__swift_range_##name, 0644); \
-	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
+	dcc_param_snap(name, name, lo, hi, swift_snaps, desc)
 
 swift_param(base_target_us, 1, 1000000,
 	    "target delay in us: above the min RTT (target_mode 0) or absolute (1)");
@@ -457,7 +399,7 @@ static void swift_init(struct sock *sk)
 		swift_core_release(&ca->core);
 		swift_snap_put(ca->snap);
 	}
-	snap = swift_snap_get();
+	snap = dcc_snap_get_as(&swift_snaps, struct swift_snap, snap);
 	ca->snap = snap;
 	if (swift_core_init(&ca->core, &snap->cfg,
 			    (v != SWIFT_V_SWIFT ? SWIFT_LAZY : 0) |
@@ -647,11 +589,8 @@ static u8 swift_variant_of(const struct sock *sk)
 static int __init swift_register(void)
 {
 	int i, ret;
-	struct swift_params p;
 
-	swift_params_now(&p);
-	swift_cfg_init(&swift_snap_fallback.cfg, &p);
-	ret = swift_publish();
+	ret = dcc_snaps_init(&swift_snaps);
 	if (ret)
 		return ret;
 	for (i = 0; i < ARRAY_SIZE(swift_ops); i++) {
@@ -659,8 +598,7 @@ static int __init swift_register(void)
 		if (ret) {
 			while (--i >= 0)
 				dcc_unregister_ca(&swift_ops[i]);
-			swift_snap_put(rcu_replace_pointer(swift_cur, NULL, true));
-			rcu_barrier();
+			dcc_snaps_exit(&swift_snaps);
 			return ret;
 		}
 	}
@@ -674,8 +612,7 @@ static void __exit swift_unregister(void)
 	for (i = 0; i < ARRAY_SIZE(swift_ops); i++)
 		dcc_unregister_ca(&swift_ops[i]);
 	/* no socket is left (each held a module reference) */
-	swift_snap_put(rcu_replace_pointer(swift_cur, NULL, true));
-	rcu_barrier();	/* kfree_rcu callbacks done before the text goes */
+	dcc_snaps_exit(&swift_snaps);
 }
 
 module_init(swift_register);
