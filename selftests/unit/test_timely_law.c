@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * TIMELY, patched TIMELY and SQCC: the shared per-ACK core (timely_law.c)
- * in exact checks of its steps, at the range extremes, and in a
- * deterministic packet-level model of one bottleneck whose senders run
- * the very core tcp_timely.ko, tcp_timely_p.ko and tcp_sqcc.ko run: the
+ * in exact checks of its steps, at the range extremes, and behind the
+ * shared packet-level bottleneck model (model.h) whose senders run the
+ * very core tcp_timely.ko, tcp_timely_p.ko and tcp_sqcc.ko run: the
  * config from module parameters (timely_cfg_resolve), timely_on_init per
- * flow and timely_on_ack per ACK with a model-built nanosecond sample; the
+ * flow and timely_on_ack per ACK with the model's nanosecond sample; the
  * model paces at and caps the window to the decision it returns.
  *
  * Model: N senders paced at their rate, window-capped at the decision's
- * cwnd; packets cross half the base RTT, wait in a FIFO served at C, their
- * ACKs return after the other half.  1 us ticks, ns service times.
+ * cwnd (whole packets, rounded up, at least 2, as dcc_lib applies it);
+ * packets cross half the base RTT, wait in a FIFO served at C, every
+ * packet is ACKed and the ACK returns after the other half.  Event-driven
+ * on a u64 ns clock.  The queue is counted in packets, the one in service
+ * included; its distribution (std, p1, p99, empty share) is sampled every
+ * 1 us here, its mean is the model's time-weighted one.  "empty" is thus
+ * the share of time the link idles (nothing queued, nothing in service).
  *
  * Two scales:
  *  - the paper's (10 Gbit/s, D = 5 us, 1000-byte packets, absolute mode,
@@ -28,39 +33,52 @@
 #include <string.h>
 #include "tap.h"
 #include "dcc/timely.h"
+#include "model.h"
 
 #define MAXF 128
-#define QCAP (1u << 20)
 #define QHIST 8192
 
-struct pkt {
-	u64 send_ns;
-	u64 at_ns;
-	u16 flow;
-};
-
-struct flow {
-	bool on;
+/*
+ * One TIMELY/SQCC socket behind the model, as tcp_timely.c runs it: the
+ * core's state, the module's config, and the facts the glue passes to
+ * timely_on_ack() -- tcp_min_rtt() (here: the handshake's RTT over the
+ * empty path, then the min of the samples), n_local = 1 (every modelled
+ * sender is its own host: SQCC's N estimate is the sender-side one) and
+ * the max pacing rate (the sender's NIC).
+ */
+struct tflow {
 	struct timely_state st;
-	struct dcc_decision dec;	/* the core's last decision */
-	u64 next_ns;
-	u32 inflight;
-	u64 acked;
+	const struct timely_cfg *c;
+	u64 rate_max;
+	u32 min_rtt_ns;
 	u32 updates;
 };
 
-struct model {
+/* timely_cong_control(): the core on the sample dcc_sample_get() built */
+static void tflow_on_ack(void *cc, const struct dcc_sample *s,
+			 struct dcc_decision *d)
+{
+	struct tflow *f = cc;
+	struct timely_update u;
+
+	/* no drop-tail limit in these scenarios: no loss reports */
+	if (s->losses)
+		abort();
+	if (!s->why && s->rtt_ns < f->min_rtt_ns)
+		f->min_rtt_ns = s->rtt_ns;
+	timely_on_ack(&f->st, f->c, s, f->min_rtt_ns, 1, f->rate_max, d, &u);
+	if (d->flags & TIMELY_D_UPDATE)
+		f->updates++;
+}
+
+struct sim {
+	struct model m;
 	struct timely_cfg c;
 	u64 C;			/* B/s */
 	u64 rate_max;		/* the sender NIC's rate (max pacing rate) */
-	u32 base_us, mss, noise_us;
-	struct flow f[MAXF];
-	struct pkt *fwd, *q, *ack;
-	u32 fwd_h, fwd_t, q_h, q_t, ack_h, ack_t;
-	u64 now_ns, busy_ns;
-	u32 q_pkts;
-	int nf;			/* flows ever started: f[0..nf) */
-	/* queue statistics since the last model_run */
+	u32 base_us, mss;
+	struct tflow f[MAXF];
+	/* the queue sampled every 1 us over the last sim_run */
 	u64 q_sum, q_sq, q_n, q_empty;
 	u32 hist[QHIST];
 };
@@ -72,154 +90,90 @@ struct qstats {
 /*
  * @c: the senders' config; SQCC's N from @n_fixed (TIMELY_N_FIXED) or,
  * with @n_fixed 0, the sender-side estimate (TIMELY_N_ESTIMATE, C known).
+ * @noise_us: the receive-time noise, uniform in +-noise_us.
  */
-static void model_init(struct model *m, const struct timely_cfg *c,
-		       u64 rate_max, u64 C, u32 base_us, u32 mss, u32 n_fixed)
+static struct sim *sim_new(const struct timely_cfg *c, u64 rate_max, u64 C,
+			   u32 base_us, u32 mss, u32 n_fixed, u32 noise_us)
 {
-	memset(m, 0, sizeof(*m));
-	m->c = *c;
-	m->c.n_source = n_fixed ? TIMELY_N_FIXED : TIMELY_N_ESTIMATE;
-	m->c.n_flows = n_fixed;
-	m->rate_max = rate_max;
-	m->C = C;
-	m->base_us = base_us;
-	m->mss = mss;
-	m->fwd = calloc(QCAP, sizeof(struct pkt));
-	m->q = calloc(QCAP, sizeof(struct pkt));
-	m->ack = calloc(QCAP, sizeof(struct pkt));
+	struct sim *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		abort();
+	s->c = *c;
+	s->c.n_source = n_fixed ? TIMELY_N_FIXED : TIMELY_N_ESTIMATE;
+	s->c.n_flows = n_fixed;
+	s->rate_max = rate_max;
+	s->C = C;
+	s->base_us = base_us;
+	s->mss = mss;
+	model_init(&s->m, &(struct model_link){
+		.rate_bytes_ps = C, .mss = mss,
+		.noise_ns = noise_us * 1000, .seed = rnd64() });
+	return s;
 }
 
-static void model_free(struct model *m)
+static void sim_free(struct sim *s)
 {
-	free(m->fwd);
-	free(m->q);
-	free(m->ack);
+	model_free(&s->m);
+	free(s);
 }
 
-static void flow_start(struct model *m, int i, u64 rate)
+/* flow @i (the model's next) starts now at @rate: timely_init() */
+static void flow_start(struct sim *s, int i, u64 rate)
 {
-	struct flow *f = &m->f[i];
+	struct tflow *f = &s->f[i];
+	struct dcc_decision d;
+	u32 base_ns = s->base_us * 1000;
 
 	memset(f, 0, sizeof(*f));
-	if (i >= m->nf)
-		m->nf = i + 1;
-	f->on = true;
-	f->next_ns = m->now_ns;
+	f->c = &s->c;
+	f->rate_max = s->rate_max;
+	f->min_rtt_ns = base_ns;
 	/* the initial window is the kernel's TCP_INIT_CWND packets */
-	timely_on_init(&f->st, &m->c, rate, m->now_ns, m->base_us * 1000,
-		       (u64)TIMELY_INIT_CWND * m->mss, m->mss, m->rate_max,
-		       &f->dec);
-}
-
-static void push(struct pkt *ring, u32 *t, struct pkt p)
-{
-	ring[*t % QCAP] = p;
-	(*t)++;
-}
-
-/* One ACK at the model's now: the sample the kernel glue would build. */
-static void on_ack(struct model *m, const struct pkt *p)
-{
-	struct flow *f = &m->f[p->flow];
-	struct timely_update u;
-	u64 rtt = m->now_ns - p->send_ns;
-	struct dcc_sample s;
-
-	if (m->noise_us)	/* software delay >= 0, whole us */
-		rtt += rnd_range(0, m->noise_us) * 1000;
-	f->inflight--;
-	f->acked += m->mss;
-	if (!f->on)
-		return;
-	s = (struct dcc_sample){
-		.rx_ns = m->now_ns, .tx_ns = m->now_ns - rtt,
-		.rtt_ns = (u32)rtt, .acked = 1, .acked_bytes = m->mss,
-		.mss = m->mss, .infl_pkts = f->inflight,
-	};
-	timely_on_ack(&f->st, &m->c, &s, m->base_us * 1000, 1, m->rate_max,
-		      &f->dec, &u);
-	if (f->dec.flags & TIMELY_D_UPDATE)
-		f->updates++;
-}
-
-static void model_tick(struct model *m)
-{
-	u64 half_ns = (u64)m->base_us * 500;
-	u64 serv_ns = (u64)m->mss * 1000000000ULL / m->C;
-
-	for (int i = 0; i < m->nf; i++) {
-		struct flow *f = &m->f[i];
-		u64 cwnd;
-
-		if (!f->on)
-			continue;
-		cwnd = f->dec.cwnd_bytes / m->mss;
-		while (f->next_ns <= m->now_ns && f->inflight < cwnd) {
-			struct pkt p = { .send_ns = m->now_ns,
-					 .at_ns = m->now_ns + half_ns, .flow = (u16)i };
-
-			push(m->fwd, &m->fwd_t, p);
-			f->inflight++;
-			f->next_ns += (u64)m->mss * 1000000000ULL /
-				      f->dec.rate_bytes_ps;
-		}
-		if (f->next_ns < m->now_ns)
-			f->next_ns = m->now_ns;	/* no credit for cwnd-limited time */
-	}
-	while (m->fwd_h != m->fwd_t && m->fwd[m->fwd_h % QCAP].at_ns <= m->now_ns) {
-		push(m->q, &m->q_t, m->fwd[m->fwd_h % QCAP]);
-		m->q_pkts++;
-		m->fwd_h++;
-	}
-	/* a packet whose service starts within this tick leaves the queue */
-	while (m->q_h != m->q_t && m->busy_ns < m->now_ns + 1000) {
-		struct pkt p = m->q[m->q_h % QCAP];
-
-		m->q_h++;
-		m->q_pkts--;
-		if (m->busy_ns < m->now_ns)
-			m->busy_ns = m->now_ns;
-		m->busy_ns += serv_ns;
-		p.at_ns = m->busy_ns + half_ns;
-		push(m->ack, &m->ack_t, p);
-	}
-	while (m->ack_h != m->ack_t && m->ack[m->ack_h % QCAP].at_ns <= m->now_ns) {
-		struct pkt p = m->ack[m->ack_h % QCAP];
-
-		m->ack_h++;
-		on_ack(m, &p);
-	}
-	m->q_sum += m->q_pkts;
-	m->q_sq += (u64)m->q_pkts * m->q_pkts;
-	m->q_n++;
-	m->q_empty += m->q_pkts == 0;
-	m->hist[m->q_pkts < QHIST ? m->q_pkts : QHIST - 1]++;
-	m->now_ns += 1000;
+	timely_on_init(&f->st, &s->c, rate, s->m.now_ns, base_ns,
+		       (u64)TIMELY_INIT_CWND * s->mss, s->mss, s->rate_max, &d);
+	if (model_add_flow(&s->m, base_ns,
+			   (struct model_cc){ tflow_on_ack, f }, d) != i)
+		abort();
 }
 
 /* Run @us; per-flow goodput (B/s) into @tput (may be NULL), queue stats. */
-static void model_run(struct model *m, u64 us, double *tput, struct qstats *qs)
+static void sim_run(struct sim *s, u64 us, double *tput, struct qstats *qs)
 {
-	u64 start[MAXF];
+	u64 end = s->m.now_ns + us * 1000;
 
-	for (int i = 0; i < MAXF; i++)
-		start[i] = m->f[i].acked;
-	m->q_sum = m->q_sq = m->q_n = m->q_empty = 0;
-	memset(m->hist, 0, sizeof(m->hist));
-	for (u64 t = 0; t < us; t++)
-		model_tick(m);
+	model_reset_stats(&s->m);
+	if (!qs) {
+		model_run(&s->m, end);
+	} else {
+		s->q_sum = s->q_sq = s->q_n = s->q_empty = 0;
+		memset(s->hist, 0, sizeof(s->hist));
+		for (u64 t = 0; t < us; t++) {
+			u64 q;
+
+			model_run(&s->m, s->m.now_ns + 1000);
+			q = s->m.q_bytes / s->mss;
+			s->q_sum += q;
+			s->q_sq += q * q;
+			s->q_n++;
+			s->q_empty += q == 0;
+			s->hist[q < QHIST ? q : QHIST - 1]++;
+		}
+	}
 	for (int i = 0; tput && i < MAXF; i++)
-		tput[i] = (double)(m->f[i].acked - start[i]) * 1e6 / (double)us;
+		tput[i] = i < s->m.nflows ? model_flow_rate(&s->m, i) : 0;
 	if (qs) {
 		u64 acc = 0;
-		double n = (double)m->q_n;
+		double n = (double)s->q_n;
 
-		qs->mean = m->q_sum / n;
-		qs->std = sqrt(fmax(0, m->q_sq / n - qs->mean * qs->mean));
-		qs->empty = m->q_empty / n;
+		double smean = s->q_sum / n;
+
+		qs->mean = model_mean_q_bytes(&s->m) / s->mss;
+		qs->std = sqrt(fmax(0, s->q_sq / n - smean * smean));
+		qs->empty = s->q_empty / n;
 		qs->p1 = qs->p99 = -1;
 		for (int i = 0; i < QHIST; i++) {
-			acc += m->hist[i];
+			acc += s->hist[i];
 			if (qs->p1 < 0 && acc >= 0.01 * n)
 				qs->p1 = i;
 			if (qs->p99 < 0 && acc >= 0.99 * n)
@@ -280,12 +234,19 @@ static struct timely_cfg paper_cfg(int kind)
  * (its Fig. 1 N = 40 has E = 5).  With delta0 = 375 kbit/s (E = 7.5, the
  * paper's N = 60) error-only SQCC cycles in this model: the whole
  * aggregate is cut to rate_min near T_high and each flow then needs
- * seg/rate_min = 0.5 s for its next completion (18 % empty queue).
+ * seg/rate_min = 0.5 s for its next completion (6 % link idle, 17 % of
+ * the time no packet waiting).
  */
 #define TB_C (100 * DCC_MBPS_TO_BPS)
 #define TB_BASE 10000
 #define TB_DELTA 25000		/* 200 kbit/s in B/s */
 #define TB_RATE_MAX (10 * TB_C)	/* the sender's NIC (veth) is faster */
+/*
+ * The guest's software delay on the ACK path: 300 us of spread, as the
+ * receive-time noise of the model, +-150 us (zero mean; the private model
+ * this test had before added 0..300 us to the RTT).
+ */
+#define TB_NOISE_US 150
 static struct timely_cfg tb_cfg(int kind)
 {
 	struct timely_params p = {
@@ -531,15 +492,13 @@ static void test_extremes(void)
 static void test_single(int kind)
 {
 	struct timely_cfg c = tb_cfg(kind);
-	struct model *m = calloc(1, sizeof(*m));
+	struct sim *m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 1, TB_NOISE_US);
 	struct qstats qs;
 	double t[MAXF], util, dq_ms;
 
-	model_init(m, &c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 1);
-	m->noise_us = 300;	/* guest software delay: 0..300 us */
 	flow_start(m, 0, TB_C);
-	model_run(m, 4000000, NULL, NULL);
-	model_run(m, 4000000, t, &qs);
+	sim_run(m, 4000000, NULL, NULL);
+	sim_run(m, 4000000, t, &qs);
 	util = t[0] / TB_C;
 	dq_ms = qs.mean * 1500 / (double)TB_C * 1e3;
 	if (kind == TIMELY_LAW_GRADIENT) {
@@ -547,7 +506,7 @@ static void test_single(int kind)
 		 * Alg. 1 has no in-band fixed point (§II.A): the queue climbs
 		 * by delta per completion below T_low, and the first gradient
 		 * cut past T_low (beta = 0.8) drains it.  The same happens
-		 * with noise_us = 0 (mean 9.8 pkts, p99 54): the cycle is the
+		 * without noise (mean 10.8 pkts, p99 55): the cycle is the
 		 * law's, not the noise's.  Asserted: the link stays full, the
 		 * queue peaks in the band (T_low = 41.7 pkts <= p99 <= T_high
 		 * = 417) and its mean stays below T_low.
@@ -572,8 +531,7 @@ static void test_single(int kind)
 		CHECK(qs.p99 * 1500 / (double)TB_C * 1e3 >= 5, "p99 %.0f pkts", qs.p99);
 	}
 	tap_end();
-	model_free(m);
-	free(m);
+	sim_free(m);
 }
 
 struct incast_res {
@@ -582,15 +540,15 @@ struct incast_res {
 	u32 n_med;
 };
 
-static void run_incast(struct model *m, int nf, u64 warm_us, u64 meas_us,
+static void run_incast(struct sim *m, int nf, u64 warm_us, u64 meas_us,
 		       struct incast_res *r)
 {
 	double t[MAXF];
 
 	for (int i = 0; i < nf; i++)
 		flow_start(m, i, m->C / nf);
-	model_run(m, warm_us, NULL, NULL);
-	model_run(m, meas_us, t, &r->qs);
+	sim_run(m, warm_us, NULL, NULL);
+	sim_run(m, meas_us, t, &r->qs);
 	r->util = sum(t, nf) / m->C;
 	r->jain = jain(t, nf);
 	r->n_med = timely_n(&m->f[0].st, &m->c, 1);
@@ -605,17 +563,15 @@ static void test_incast_testbed(void)
 	for (int v = 0; v < 4; v++) {
 		int kind = v == 0 ? TIMELY_LAW_PATCHED : v == 3 ? TIMELY_LAW_GRADIENT : TIMELY_LAW_SQCC;
 		struct timely_cfg c = tb_cfg(kind);
-		struct model *m = calloc(1, sizeof(*m));
-
 		/* v = 2: N from the estimate (n_fixed 0) */
-		model_init(m, &c, TB_RATE_MAX, TB_C, TB_BASE, 1500, v == 2 ? 0 : nf);
-		m->noise_us = 300;
+		struct sim *m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500,
+					v == 2 ? 0 : nf, TB_NOISE_US);
+
 		run_incast(m, nf, 6000000, 4000000, &r[v]);
 		tap_diag("testbed 16-to-1 %s: util %.3f Jain %.4f queue mean %.1f std %.1f p1..p99 %.0f..%.0f pkts, empty %.3f, N %u",
 			 name[v], r[v].util, r[v].jain, r[v].qs.mean, r[v].qs.std,
 			 r[v].qs.p1, r[v].qs.p99, r[v].qs.empty, r[v].n_med);
-		model_free(m);
-		free(m);
+		sim_free(m);
 	}
 	tap_begin("model testbed 16-to-1: SQCC mean queue %.1f < timely_p %.1f pkts (ratio %.2f; Eq. 6/17 at E = 4: 149/208 = 0.71)",
 		  r[1].qs.mean, r[0].qs.mean, r[1].qs.mean / r[0].qs.mean);
@@ -624,7 +580,7 @@ static void test_incast_testbed(void)
 	tap_end();
 	tap_begin("model testbed 16-to-1: all converge: util >= 0.9 (timely: 0.8) and Jain >= 0.9 (timely_p %.3f/%.3f, sqcc %.3f/%.3f, sqcc-est %.3f/%.3f, timely %.3f/%.3f)",
 		  r[0].util, r[0].jain, r[1].util, r[1].jain, r[2].util, r[2].jain, r[3].util, r[3].jain);
-	/* TIMELY: no fixed point, the queue empties a quarter of the time */
+	/* TIMELY: no fixed point, the link idles an eighth of the time */
 	for (int v = 0; v < 4; v++)
 		CHECK(r[v].util >= (v == 3 ? 0.8 : 0.9) && r[v].jain >= 0.9,
 		      "%s util %.3f jain %.3f", name[v], r[v].util, r[v].jain);
@@ -645,30 +601,36 @@ static void test_fairness_testbed(void)
 {
 	for (int kind = 0; kind < 3; kind++) {
 		struct timely_cfg c = tb_cfg(kind);
-		struct model *m = calloc(1, sizeof(*m));
+		struct sim *m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 4, TB_NOISE_US);
 		struct qstats qs;
 		double t[MAXF];
 
-		model_init(m, &c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 4);
-		m->noise_us = 300;
 		for (int i = 0; i < 4; i++) {
 			flow_start(m, i, TB_C / 4);
-			model_run(m, 500000, NULL, NULL);
+			sim_run(m, 500000, NULL, NULL);
 		}
-		model_run(m, 3000000, NULL, NULL);
-		model_run(m, 5000000, t, &qs);
+		sim_run(m, 3000000, NULL, NULL);
+		sim_run(m, 5000000, t, &qs);
 		tap_begin("model %s: 4 flows joining 0.5 s apart: Jain %.4f (>= 0.9; TIMELY: reported only), util %.3f (>= 0.9), queue mean %.1f pkts",
 			  kname[kind], jain(t, 4), sum(t, 4) / TB_C, qs.mean);
 		/* TIMELY has a continuum of fixed points, no fair one ([23]) */
 		CHECK(kind == TIMELY_LAW_GRADIENT || jain(t, 4) >= 0.9, "jain %.4f", jain(t, 4));
 		CHECK(sum(t, 4) / TB_C >= 0.9, "util %.3f", sum(t, 4) / TB_C);
 		tap_end();
-		model_free(m);
-		free(m);
+		sim_free(m);
 	}
 }
 
-/* The paper's Fig. 1 / Fig. 2 setting */
+/*
+ * The paper's Fig. 1 / Fig. 2 setting.  Without noise: the model's RNG is
+ * unused and the figures do not depend on DCC_SEED.  At N = 60 a flow's
+ * share of the 6-packet BDP is a tenth of a packet: the window as dcc_lib
+ * applies it (rounded up, >= 2 packets) never binds and pacing alone
+ * decides.  Error-only SQCC there is unfair (Jain 0.30 reported: 41 of
+ * the 60 flows get under a tenth of their share, the others ~3 shares;
+ * with windows rounded down to >= 1 packet, 0.76 and 14 such flows).
+ * Only the mean queues are asserted.
+ */
 static void test_incast_paper(void)
 {
 	struct incast_res r[2][3];
@@ -678,19 +640,17 @@ static void test_incast_paper(void)
 		for (int v = 0; v < 3; v++) {
 			int kind = v == 0 ? TIMELY_LAW_PATCHED : TIMELY_LAW_SQCC;
 			struct timely_cfg c = paper_cfg(kind);
-			struct model *m = calloc(1, sizeof(*m));
-
 			/* v = 1: error function only (N unknown -> k = 1, delta0);
 			 * v = 2: + delta = C k / N^2 */
-			model_init(m, &c, PAPER_RATE_MAX, PAPER_C, 5, 1000,
-				   v == 2 ? ns[a] : 1);
+			struct sim *m = sim_new(&c, PAPER_RATE_MAX, PAPER_C, 5, 1000,
+						v == 2 ? ns[a] : 1, 0);
+
 			run_incast(m, ns[a], 300000, 200000, &r[a][v]);
 			tap_diag("paper scale %d-to-1 %s: util %.3f Jain %.4f queue mean %.1f std %.1f p1..p99 %.0f..%.0f pkts, empty %.3f",
 				 ns[a], v == 0 ? "patched TIMELY" : v == 1 ? "SQCC error only" : "SQCC + delta",
 				 r[a][v].util, r[a][v].jain, r[a][v].qs.mean, r[a][v].qs.std,
 				 r[a][v].qs.p1, r[a][v].qs.p99, r[a][v].qs.empty);
-			model_free(m);
-			free(m);
+			sim_free(m);
 		}
 	}
 	tap_begin("model paper scale 60-to-1 (Fig. 1d): SQCC error-only mean queue %.1f <= 0.5 x patched %.1f pkts (ratio %.2f; paper ~0.2)",
