@@ -12,6 +12,8 @@
  *	static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
  *
  *    and use sk/rs as usual.
+ *  - skb->mono_delivery_time became skb->tstamp_type in 6.11
+ *    (dcc_skb_tstamp_is_real(), for the RX-timestamp probe).
  *  - __tcp_send_ack() gained a third argument, the extra TCP header flags
  *    of the ACK (the Accurate ECN preparation).  It reached 6.12 through a
  *    stable update (Debian's 6.12 has it, 6.12.0 has not), so no version
@@ -64,5 +66,19 @@ static inline void dcc_send_ack3(dcc_send_ack3_fn fn, struct sock *sk,
 	(__builtin_choose_expr(__same_type(&__tcp_send_ack, dcc_send_ack3_fn), \
 			       dcc_send_ack3, dcc_send_ack2)		\
 		(&__tcp_send_ack, (sk), (rcv_nxt)))
+
+/*
+ * skb->tstamp holds a CLOCK_REALTIME receive stamp, not a sender's
+ * monotonic delivery time (EDT) carried across a veth or loopback: 6.11
+ * replaced the mono_delivery_time bit by tstamp_type.
+ */
+static inline bool dcc_skb_tstamp_is_real(const struct sk_buff *skb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+	return skb->tstamp_type == SKB_CLOCK_REALTIME;
+#else
+	return !skb->mono_delivery_time;
+#endif
+}
 
 #endif /* _DCC_COMPAT_H */

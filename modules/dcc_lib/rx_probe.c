@@ -111,18 +111,6 @@
 #include "dcc/rxts.h"
 #include "rx_probe.h"
 
-/* ---- shims ------------------------------------------------------------ */
-
-/* skb->tstamp holds a CLOCK_REALTIME receive stamp (not a mono EDT) */
-static inline bool dcc_skb_tstamp_is_real(const struct sk_buff *skb)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-	return skb->tstamp_type == SKB_CLOCK_REALTIME;
-#else
-	return !skb->mono_delivery_time;
-#endif
-}
-
 /* ---- parameters ------------------------------------------------------- */
 
 enum dcc_rx_mode {
@@ -182,6 +170,7 @@ static int dcc_rx_nops;
 static bool dcc_rx_is_dcc(const struct sock *sk)
 {
 	const struct tcp_congestion_ops *ops = READ_ONCE(inet_csk(sk)->icsk_ca_ops);
+	/* pairs with dcc_(un)register_ca()'s release: entries [0, n) are set */
 	int i, n = smp_load_acquire(&dcc_rx_nops);
 
 	for (i = 0; i < n; i++)
@@ -203,6 +192,7 @@ int dcc_register_ca(struct tcp_congestion_ops *ops)
 	if (err)
 		goto out;
 	WRITE_ONCE(dcc_rx_ops[dcc_rx_nops], ops);
+	/* the entry is visible before the count that covers it */
 	smp_store_release(&dcc_rx_nops, dcc_rx_nops + 1);
 out:
 	mutex_unlock(&dcc_rx_mutex);
@@ -221,6 +211,7 @@ void dcc_unregister_ca(struct tcp_congestion_ops *ops)
 			continue;
 		/* the last entry takes its place; readers at worst miss one */
 		WRITE_ONCE(dcc_rx_ops[i], dcc_rx_ops[n - 1]);
+		/* the moved entry is visible before the shorter count */
 		smp_store_release(&dcc_rx_nops, n - 1);
 		WRITE_ONCE(dcc_rx_ops[n - 1], NULL);
 		break;
@@ -562,7 +553,8 @@ static bool dcc_rx_tp_attach(void)
 		pr_info("dcc_lib: cannot attach to tcp:tcp_probe (%d)\n", err);
 		return false;
 	}
-	dcc_rx_on_tp = dcc_rx_ever_attached = true;
+	dcc_rx_on_tp = true;
+	dcc_rx_ever_attached = true;
 	return true;
 }
 
