@@ -237,10 +237,17 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 		.app_limited = f & 16,
 	};
 	round_start = f & 32;
-	itv = ca->have_prev ? ca->now_ns - ca->last_rx_ns : 0;
-	if (itv > U32_MAX)
-		itv = (u32)itv;	/* the core's clock is 32 bits: 4.29 s */
-	ca->last_rx_ns = ca->now_ns;
+	/*
+	 * The core's clock is 32 bits (4.29 s), and a step back of up to
+	 * DCC_RX_BACK_MAX_NS (rx_ns is not monotonic: sample.h) reads as 0,
+	 * the later time staying t(k-1): so does a wrapped gap that lands
+	 * there.
+	 */
+	itv = ca->have_prev ? (u32)(ca->now_ns - ca->last_rx_ns) : 0;
+	if (itv > U32_MAX - DCC_RX_BACK_MAX_NS)
+		itv = 0;
+	if (itv || !ca->have_prev)
+		ca->last_rx_ns = ca->now_ns;
 	ca->have_prev = true;
 	ca->law_c = ca->cfg;
 	ccc_on_ack(&ca->st, &ca->cfg, &a, round_start, &d, &info);
