@@ -244,8 +244,7 @@ static u64 ccc_line_shared(struct sock *sk, const struct ccc_snap *sn,
  * the same queue.  A flow that starts on CCC's standing queue (~q_B)
  * never sees the empty path with its own tcp_min_rtt(), reads q low by
  * up to q_B and takes the link (the guest once ended a join at 80 vs 15
- * Mbit/s; the model's join, selftests/unit/test_ccc_law.c, ends at 99.9
- * vs 0.1).  So with base_rtt_us = 0 and share_base_rtt = 1, RTT_min is
+ * Mbit/s).  So with base_rtt_us = 0 and share_base_rtt = 1, RTT_min is
  * dcc_shared_min_rtt_us(): the lowest min RTT of this network namespace's
  * dcc flows to the destination (dcc_lib.c: keying, expiry, limits).
  */
