@@ -21,6 +21,7 @@ struct model_ev {
 	u64 seq;	/* insertion order: ties run first-in first-out */
 	u64 send_ns;	/* the packet's send time */
 	u64 deliv;	/* the flow's delivered count when it was sent */
+	u64 pseq;	/* the packet's send sequence number in its flow */
 	u16 flow;
 	u8 type;	/* enum model_ev_type */
 	u8 ce;		/* CE-marked at the bottleneck */
@@ -145,7 +146,8 @@ static void on_send(struct model *m, const struct model_ev *e)
 	f->inflight++;
 	ev_push(m, (struct model_ev){
 		.t = m->now_ns + f->base_rtt_ns / 2, .type = EV_ARRIVE,
-		.flow = e->flow, .send_ns = m->now_ns, .deliv = f->delivered });
+		.flow = e->flow, .send_ns = m->now_ns, .deliv = f->delivered,
+		.pseq = f->next_seq++ });
 	/* pacing as the stack's EDT: one packet's time at the rate, no credit */
 	f->next_send_ns = m->now_ns + m->link.mss * DCC_NSEC_PER_SEC / rate;
 	arm_send(m, e->flow);
@@ -241,6 +243,7 @@ static void on_ack(struct model *m, const struct model_ev *e)
 	};
 	s.tx_us = s.rx_us - s.rtt_us;
 	f->acked_once = true;
+	f->ack_seq = e->pseq;
 	deliver_sample(m, e->flow, &s);
 }
 
@@ -254,6 +257,7 @@ static void on_loss(struct model *m, const struct model_ev *e)
 	};
 
 	f->inflight--;
+	f->ack_seq = e->pseq;
 	deliver_sample(m, e->flow, &s);
 }
 

@@ -39,7 +39,15 @@
  *  - a dropped packet is reported one base RTT after its drop, as an
  *    ACK-less sample (losses = 1, why = NO_ACKED | NO_RTT): the moment a
  *    SACK-based sender would learn of it.  Nothing is retransmitted: the
- *    model counts goodput (delivered bytes) only.
+ *    model counts goodput (delivered bytes) only;
+ *  - each packet carries its flow's send sequence number (in packets, from
+ *    0).  The samples do not (a dcc_sample has none), but the adapter may
+ *    read, from inside its on_ack callback, struct model_flow's ack_seq
+ *    (the packet this ACK or loss report is for) and next_seq (the next
+ *    packet to be sent, Linux's snd_nxt in packets): enough to keep a
+ *    scoreboard, i.e. to see the holes a slow path or a drop leaves and
+ *    play the stack's SACK loss detection, recovery and undo around the
+ *    core.  Every packet sent is ACKed or reported lost exactly once.
  *
  * The model is event-driven on a u64 ns clock (a binary heap, ties broken
  * by insertion order), so it is exact at 1 us RTTs and 800 Gbit/s alike
@@ -79,6 +87,15 @@ struct model_flow {
 	struct model_cc cc;
 	struct dcc_decision d;	/* the decision in force (initial one) */
 	bool on;		/* sending */
+	/*
+	 * Readable from the flow's on_ack callback (and after model_run):
+	 * ack_seq is the send sequence number (packets, from 0) of the
+	 * packet the sample in hand ACKs or reports lost; next_seq the
+	 * sequence number the flow's next packet will carry (so packets
+	 * [0, next_seq) have been sent).  Neither is written by a core.
+	 */
+	u64 ack_seq;
+	u64 next_seq;
 	/* internal */
 	u64 next_send_ns;
 	u32 inflight;		/* packets sent, neither ACKed nor reported lost */

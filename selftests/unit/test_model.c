@@ -6,6 +6,7 @@
  * from first principles (BDPs, service times), not from a previous run.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tap.h"
 #include "model.h"
@@ -270,6 +271,135 @@ static void test_no_noise_rx_exact(void)
 	tap_end();
 }
 
+/* A core that keeps the scoreboard of ack_seq / next_seq the model exposes. */
+#define SEQ_CAP (1U << 16)
+
+struct seq_cc {
+	int idx;			/* its flow in the model */
+	u64 acks, losses, ooo, slow, dup, beyond;
+	u64 hi;				/* 1 + the highest sequence number ACKed */
+	u64 max_lag;			/* most an ACK came behind the highest */
+	u32 slow_rtt_ns;		/* an RTT above this took the slow path */
+	unsigned char seen[SEQ_CAP];	/* ACKed or reported lost */
+};
+
+static void seq_on_ack(void *cc, const struct dcc_sample *s, struct dcc_decision *d)
+{
+	struct seq_cc *c = cc;
+	const struct model_flow *f = &m.f[c->idx];
+	u64 q = f->ack_seq;
+
+	(void)d;
+	if (q >= f->next_seq || q >= SEQ_CAP) {
+		c->beyond++;
+		return;
+	}
+	c->dup += c->seen[q];
+	c->seen[q] = 1;
+	if (s->losses) {
+		c->losses += s->losses;
+		return;
+	}
+	c->acks++;
+	c->slow += s->rtt_ns > c->slow_rtt_ns;
+	if (q + 1 < c->hi) {
+		c->ooo++;
+		if (c->hi - 1 - q > c->max_lag)
+			c->max_lag = c->hi - 1 - q;
+	} else {
+		c->hi = q + 1;
+	}
+}
+
+static int add_seq(struct seq_cc *c, u32 base_ns, u64 rate, u64 cwnd_bytes)
+{
+	memset(c, 0, sizeof(*c));
+	c->idx = m.nflows;
+	return model_add_flow(&m, base_ns, (struct model_cc){ seq_on_ack, c },
+			      (struct dcc_decision){ .rate_bytes_ps = rate,
+						     .cwnd_bytes = cwnd_bytes });
+}
+
+/* per-packet sequence numbers: reordering as the slow path makes it */
+static void test_seq_spray(void)
+{
+	struct seq_cc *c = calloc(1, sizeof(*c));
+
+	tap_begin("model: ack_seq out of order exactly for the slow path's packets, at most slow_ns of sends behind");
+	model_init(&m, &(struct model_link){ .rate_bytes_ps = C100M, .slow_ppm = 250000,
+					     .slow_ns = 5 * MS, .seed = 11 });
+	add_seq(c, 10 * MS, C100M / 2, 1ULL << 40);
+	/* fast RTT 10.12 ms, slow 15.12 ms (no noise): split at 12.5 ms */
+	c->slow_rtt_ns = 12500000;
+	model_run(&m, 1000 * MS);
+	/*
+	 * Paced at 50%: a packet every 240 us.  A slow packet's ACK comes
+	 * 5 ms late, after those of the 20 packets sent in the 4.8 ms behind
+	 * it that took the fast path (all 20 slow too: 0.25^20, never): so
+	 * every slow ACK and no other arrives below the highest ACKed, at
+	 * most 20 behind it, and 20 behind it whenever packet seq + 20 was
+	 * fast (0.75 of them).  The slow share is q = 0.25 of ~4100 ACKs
+	 * (binomial sd 0.7%): within 10%.
+	 */
+	CHECK(c->acks > 4000 && c->ooo == c->slow, "out of order %llu, slow %llu of %llu",
+	      (unsigned long long)c->ooo, (unsigned long long)c->slow,
+	      (unsigned long long)c->acks);
+	CHECK(near((double)c->slow, 0.25 * (double)c->acks, 0.1), "slow share %.3f want 0.25",
+	      (double)c->slow / (double)c->acks);
+	CHECK(c->max_lag == 20, "most behind the highest ACKed: %llu want 20",
+	      (unsigned long long)c->max_lag);
+	CHECK(c->dup == 0 && c->beyond == 0, "dup %llu, beyond next_seq %llu",
+	      (unsigned long long)c->dup, (unsigned long long)c->beyond);
+	model_free(&m);
+
+	/* without the slow path the ACKs come in send order */
+	model_init(&m, &(struct model_link){ .rate_bytes_ps = C100M, .noise_ns = 200000,
+					     .seed = 11 });
+	add_seq(c, 10 * MS, C100M * 2, 250000);
+	c->slow_rtt_ns = UINT32_MAX;
+	model_run(&m, 500 * MS);
+	CHECK(c->acks > 1000 && c->ooo == 0 && c->hi == c->acks,
+	      "no slow path: %llu out of order, hi %llu, acks %llu", (unsigned long long)c->ooo,
+	      (unsigned long long)c->hi, (unsigned long long)c->acks);
+	model_free(&m);
+	free(c);
+	tap_end();
+}
+
+/* every packet sent is ACKed or reported lost, exactly once */
+static void test_seq_once(void)
+{
+	struct seq_cc *c = calloc(1, sizeof(*c));
+	u64 sent, missing = 0;
+
+	tap_begin("model: every sequence number sent is ACKed or reported lost exactly once");
+	/* drop-tail at 1 BDP, sender at 2x the link, sprayed, noisy */
+	model_init(&m, &(struct model_link){ .rate_bytes_ps = C100M, .limit_bytes = 125000,
+					     .slow_ppm = 250000, .slow_ns = 2 * MS,
+					     .noise_ns = 100000, .seed = 5 });
+	add_seq(c, 10 * MS, 2 * C100M, 1ULL << 40);
+	c->slow_rtt_ns = UINT32_MAX;
+	model_run(&m, 2000 * MS);
+	model_stop_flow(&m, 0);
+	model_run(&m, 2200 * MS);	/* every ACK and loss report is in */
+	sent = m.f[0].next_seq;
+	for (u64 q = 0; q < sent && q < SEQ_CAP; q++)
+		missing += !c->seen[q];
+	CHECK(sent > 30000 && sent < SEQ_CAP, "sent %llu", (unsigned long long)sent);
+	CHECK(c->dup == 0 && c->beyond == 0 && missing == 0,
+	      "dup %llu, beyond next_seq %llu, never heard of %llu", (unsigned long long)c->dup,
+	      (unsigned long long)c->beyond, (unsigned long long)missing);
+	CHECK(c->acks + c->losses == sent && c->losses == m.st.drops && m.f[0].inflight == 0,
+	      "acks %llu + losses %llu vs sent %llu, drops %llu", (unsigned long long)c->acks,
+	      (unsigned long long)c->losses, (unsigned long long)sent,
+	      (unsigned long long)m.st.drops);
+	CHECK(c->losses > 10000 && c->ooo > 1000, "drops %llu and reordering %llu both exercised",
+	      (unsigned long long)c->losses, (unsigned long long)c->ooo);
+	model_free(&m);
+	free(c);
+	tap_end();
+}
+
 int main(void)
 {
 	tap_header();
@@ -284,5 +414,7 @@ int main(void)
 	test_mixed_rtt_and_stop();
 	test_noise_slow_first();
 	test_no_noise_rx_exact();
+	test_seq_spray();
+	test_seq_once();
 	return tap_done();
 }
