@@ -325,7 +325,8 @@ static void test_seq_spray(void)
 {
 	struct seq_cc *c = calloc(1, sizeof(*c));
 
-	tap_begin("model: ack_seq out of order exactly for the slow path's packets, at most slow_ns of sends behind");
+	tap_begin("model: ack_seq out of order exactly for the slow path's packets,"
+		  " at most slow_ns of sends behind");
 	model_init(&m, &(struct model_link){ .rate_bytes_ps = C100M, .slow_ppm = 250000,
 					     .slow_ns = 5 * MS, .seed = 11 });
 	add_seq(c, 10 * MS, C100M / 2, 1ULL << 40);
@@ -393,7 +394,7 @@ static void test_seq_once(void)
 	      "acks %llu + losses %llu vs sent %llu, drops %llu", (unsigned long long)c->acks,
 	      (unsigned long long)c->losses, (unsigned long long)sent,
 	      (unsigned long long)m.st.drops);
-	CHECK(c->losses > 10000 && c->ooo > 1000, "drops %llu and reordering %llu both exercised",
+	CHECK(c->losses > 10000 && c->ooo > 1000, "drops %llu, reordering %llu: both exercised",
 	      (unsigned long long)c->losses, (unsigned long long)c->ooo);
 	model_free(&m);
 	free(c);
