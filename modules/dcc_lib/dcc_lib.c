@@ -53,7 +53,8 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		 */
 		.first_window = rs->prior_delivered <= 1,
 	};
-	s->rx_us = div_u64(s->rx_ns, NSEC_PER_USEC);
+	/* tcp_mstamp_refresh() set both: tcp_mstamp = tcp_clock_cache / 1000 */
+	s->rx_us = tp->tcp_mstamp;
 
 	if (rs->rtt_us < 0)
 		s->why |= DCC_SAMPLE_NO_RTT;

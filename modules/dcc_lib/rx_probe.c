@@ -470,13 +470,15 @@ static void dcc_rx_exact_tx(const struct sock *sk, const struct rate_sample *rs,
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	u64 now = tp->tcp_clock_cache, tx;
+	/* the stack's send time in us, as ns: tx must lie in [us0, us0 + 1000) */
+	u64 us0 = (tp->tcp_mstamp - (u64)rs->rtt_us) * NSEC_PER_USEC;
 
 	if (!w || (u32)(w >> DCC_RX_TX_BITS) != (tp->snd_una & 0xffff))
 		return;
 	tx = (now & ~DCC_RX_TX_MASK) | (w & DCC_RX_TX_MASK);
 	if (tx > now)
 		tx -= DCC_RX_TX_MASK + 1;
-	if (div_u64(tx, NSEC_PER_USEC) != tp->tcp_mstamp - (u64)rs->rtt_us)
+	if (tx < us0 || tx - us0 >= NSEC_PER_USEC)
 		return;
 	s->rtt_ns = (u32)min_t(u64, now - tx, DCC_SAMPLE_RTT_MAX_NS);
 	s->tx_ns = s->rx_ns - s->rtt_ns;
