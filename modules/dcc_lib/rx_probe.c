@@ -631,57 +631,65 @@ static void dcc_rx_apply(int mode)
 	}
 }
 
-static int dcc_rx_mode_set(const char *val, const struct kernel_param *kp)
-{
-	int m = sysfs_match_string(dcc_rx_mode_names, val);
+/*
+ * rx_timestamps, rx_hook and rx_hw_clock take one word of @names each
+ * (anything else: -EINVAL, value kept).  Written under dcc_rx_mutex; once
+ * init ran, @changed (if any) puts the new value in force.
+ */
+struct dcc_rx_word {
+	const char * const *names;
+	size_t n;
+	int *val;
+	void (*changed)(int v);		/* dcc_rx_mutex held */
+};
 
-	if (m < 0)
+static int dcc_rx_word_set(const char *val, const struct kernel_param *kp)
+{
+	const struct dcc_rx_word *w = kp->arg;
+	int v = __sysfs_match_string(w->names, w->n, val);
+
+	if (v < 0)
 		return -EINVAL;
 	mutex_lock(&dcc_rx_mutex);
-	dcc_rx_mode = m;
-	if (dcc_rx_ready)
-		dcc_rx_apply(m);
+	WRITE_ONCE(*w->val, v);
+	if (dcc_rx_ready && w->changed)
+		w->changed(v);
 	mutex_unlock(&dcc_rx_mutex);
 	return 0;
 }
 
-static int dcc_rx_mode_get(char *buf, const struct kernel_param *kp)
+static int dcc_rx_word_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%s\n", dcc_rx_mode_names[READ_ONCE(dcc_rx_mode)]);
+	const struct dcc_rx_word *w = kp->arg;
+
+	return sysfs_emit(buf, "%s\n", w->names[READ_ONCE(*w->val)]);
 }
 
-static const struct kernel_param_ops dcc_rx_mode_ops = {
-	.set = dcc_rx_mode_set,
-	.get = dcc_rx_mode_get,
+static const struct kernel_param_ops dcc_rx_word_ops = {
+	.set = dcc_rx_word_set,
+	.get = dcc_rx_word_get,
 };
-module_param_cb(rx_timestamps, &dcc_rx_mode_ops, NULL, 0644);
+
+static struct dcc_rx_word dcc_rx_mode_word = {
+	.names = dcc_rx_mode_names, .n = ARRAY_SIZE(dcc_rx_mode_names),
+	.val = &dcc_rx_mode, .changed = dcc_rx_apply,
+};
+module_param_cb(rx_timestamps, &dcc_rx_word_ops, &dcc_rx_mode_word, 0644);
 MODULE_PARM_DESC(rx_timestamps,
 		 "ACK receive time source: off|sw|hw|auto (auto: NIC stamp, else kernel stamp, else stack clock)");
 
-static int dcc_rx_hook_set(const char *val, const struct kernel_param *kp)
+/* a new hook is attached at once only while the probe is in use */
+static void dcc_rx_hook_changed(int hook)
 {
-	int h = sysfs_match_string(dcc_rx_hook_names, val);
-
-	if (h < 0)
-		return -EINVAL;
-	mutex_lock(&dcc_rx_mutex);
-	WRITE_ONCE(dcc_rx_hook, h);
-	if (dcc_rx_ready && dcc_rx_active != DCC_RX_MODE_OFF)
-		dcc_rx_attach(h);
-	mutex_unlock(&dcc_rx_mutex);
-	return 0;
+	if (dcc_rx_active != DCC_RX_MODE_OFF)
+		dcc_rx_attach(hook);
 }
 
-static int dcc_rx_hook_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n", dcc_rx_hook_names[READ_ONCE(dcc_rx_hook)]);
-}
-
-static const struct kernel_param_ops dcc_rx_hook_ops = {
-	.set = dcc_rx_hook_set,
-	.get = dcc_rx_hook_get,
+static struct dcc_rx_word dcc_rx_hook_word = {
+	.names = dcc_rx_hook_names, .n = ARRAY_SIZE(dcc_rx_hook_names),
+	.val = &dcc_rx_hook, .changed = dcc_rx_hook_changed,
 };
-module_param_cb(rx_hook, &dcc_rx_hook_ops, NULL, 0644);
+module_param_cb(rx_hook, &dcc_rx_word_ops, &dcc_rx_hook_word, 0644);
 MODULE_PARM_DESC(rx_hook,
 		 "where the RX probe is attached: auto|tracepoint|kprobe (auto: tcp:tcp_probe, else a kprobe on tcp_rcv_established)");
 
@@ -702,26 +710,11 @@ module_param_cb(rx_hook_active, &dcc_rx_hook_active_ops, NULL, 0444);
 MODULE_PARM_DESC(rx_hook_active,
 		 "where the RX probe is attached now: none|tracepoint|kprobe (read-only)");
 
-static int dcc_rx_clock_set(const char *val, const struct kernel_param *kp)
-{
-	int c = sysfs_match_string(dcc_rx_clock_names, val);
-
-	if (c < 0)
-		return -EINVAL;
-	WRITE_ONCE(dcc_rx_hw_real, c);
-	return 0;
-}
-
-static int dcc_rx_clock_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%s\n", dcc_rx_clock_names[READ_ONCE(dcc_rx_hw_real)]);
-}
-
-static const struct kernel_param_ops dcc_rx_clock_ops = {
-	.set = dcc_rx_clock_set,
-	.get = dcc_rx_clock_get,
+static struct dcc_rx_word dcc_rx_clock_word = {
+	.names = dcc_rx_clock_names, .n = ARRAY_SIZE(dcc_rx_clock_names),
+	.val = &dcc_rx_hw_real,		/* read per ACK, as it is */
 };
-module_param_cb(rx_hw_clock, &dcc_rx_clock_ops, NULL, 0644);
+module_param_cb(rx_hw_clock, &dcc_rx_word_ops, &dcc_rx_clock_word, 0644);
 MODULE_PARM_DESC(rx_hw_clock, "timescale of NIC RX stamps: tai (PTP) or real");
 
 int dcc_rx_init(void)
