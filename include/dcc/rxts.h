@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * RX timestamps of ACKs: the plain-C part (acceptance rule and the
- * per-CPU record's encoding), compiled by the kernel (modules/dcc_lib/rxts.c)
- * and by the userspace unit test (selftests/unit/test_rxts.c).
+ * per-CPU record's encoding), inline here because they run on every ACK
+ * (modules/dcc_lib/rx_probe.c) and are tested in userspace
+ * (selftests/unit/test_rxts.c).
  *
  * The stack takes an ACK's receive time when TCP processes it
  * (tcp_mstamp_refresh() in tcp_rcv_established()), after interrupt
@@ -44,15 +45,34 @@ enum dcc_rxts_verdict {
  * The host delay of a stamp taken on a clock that reads @now_ns: sets
  * *@host_ns and returns DCC_RXTS_OK, or says why there is none.
  */
-enum dcc_rxts_verdict dcc_rxts_host_delay(u64 now_ns, u64 stamp_ns,
-					  u64 *host_ns);
+static inline enum dcc_rxts_verdict dcc_rxts_host_delay(u64 now_ns,
+							u64 stamp_ns,
+							u64 *host_ns)
+{
+	u64 d = now_ns - stamp_ns;	/* modulo 2^64: wrap-safe */
+
+	*host_ns = 0;
+	if (!stamp_ns)
+		return DCC_RXTS_NONE;
+	if ((s64)d < 0)
+		return DCC_RXTS_FUTURE;
+	*host_ns = d;
+	return DCC_RXTS_OK;
+}
 
 /*
  * May @host_ns be removed from this ACK's sample?  @has_rtt: the ACK has
  * an RTT sample, @rtt_ns (uncorrected); @max_ns: the bound.
  */
-enum dcc_rxts_verdict dcc_rxts_accept(u64 host_ns, bool has_rtt, u64 rtt_ns,
-				      u64 max_ns);
+static inline enum dcc_rxts_verdict dcc_rxts_accept(u64 host_ns, bool has_rtt,
+						    u64 rtt_ns, u64 max_ns)
+{
+	if (host_ns > max_ns)
+		return DCC_RXTS_TOO_OLD;
+	if (has_rtt && host_ns >= rtt_ns)
+		return DCC_RXTS_NOT_BELOW_RTT;
+	return DCC_RXTS_OK;
+}
 
 /*
  * The per-CPU record the probe leaves for cong_control: one 64-bit word,
@@ -90,7 +110,33 @@ struct dcc_rxts_rec {
 	u64 host_ns;	/* rounded down to 128 ns above 2^23 ns */
 };
 
-u64 dcc_rxts_pack(u32 ack_seq, u32 src, u32 tag, u64 host_ns);
-struct dcc_rxts_rec dcc_rxts_unpack(u64 v);
+static inline u64 dcc_rxts_pack(u32 ack_seq, u32 src, u32 tag, u64 host_ns)
+{
+	u64 d = host_ns, scale = 0;
+
+	if (d > DCC_RXTS_DELAY_MAX) {
+		scale = 1;
+		d >>= DCC_RXTS_SCALE_SHIFT;
+		if (d > DCC_RXTS_DELAY_MAX)
+			d = DCC_RXTS_DELAY_MAX;
+	}
+	return ((u64)ack_seq << 32) | ((u64)(src & 3) << 30) |
+	       ((u64)(tag & ((1U << DCC_RXTS_TAG_BITS) - 1)) << 24) |
+	       (scale << DCC_RXTS_DELAY_BITS) | d;
+}
+
+static inline struct dcc_rxts_rec dcc_rxts_unpack(u64 v)
+{
+	u64 d = v & DCC_RXTS_DELAY_MAX;
+
+	if (v & (1ULL << DCC_RXTS_DELAY_BITS))
+		d <<= DCC_RXTS_SCALE_SHIFT;
+	return (struct dcc_rxts_rec){
+		.ack_seq = (u32)(v >> 32),
+		.src = (u32)(v >> 30) & 3,
+		.tag = (u32)(v >> 24) & ((1U << DCC_RXTS_TAG_BITS) - 1),
+		.host_ns = d,
+	};
+}
 
 #endif /* _DCC_RXTS_H */

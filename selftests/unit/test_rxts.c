@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the RX timestamp acceptance rule and record encoding
- * (include/dcc/rxts.h, modules/dcc_lib/rxts.c): zero and future stamps,
+ * (include/dcc/rxts.h): zero and future stamps,
  * counter wraps at 2^32 and 2^64, host delay against the RTT and the
  * bound at and around their exact boundaries, and the record's pack /
  * unpack round trip over its two delay scales.
