@@ -99,15 +99,6 @@ struct dcc_sample {
 	bool delayed;		/* the stack thinks the receiver delayed this
 				 * ACK (kept with DCC_SAMPLE_KEEP_DELAYED)
 				 */
-	/*
-	 * The same times in microseconds, for the code not yet moved to
-	 * nanoseconds: rx_us = rx_ns / 1000, rtt_us = rtt_ns / 1000, tx_us =
-	 * rx_us - rtt_us.  A valid sample's rtt_us (and, when the stack timed
-	 * it in whole us, its rtt_ns) may be 0: a loopback RTT below 1 us.
-	 */
-	u64 rx_us;
-	u64 tx_us;
-	u32 rtt_us;
 };
 
 /*
@@ -155,6 +146,16 @@ static inline u32 dcc_ns_to_us(u64 ns)
 	u64 us = ns / 1000;
 
 	return us > U32_MAX ? U32_MAX : (u32)us;
+}
+
+/*
+ * A sample's RTT in whole microseconds, at least 1: what the stack's own
+ * RTT estimators (tcp_min_rtt(), srtt) hold, for a trace field or a model
+ * of them.  The sample has no microsecond fields: every core works in ns.
+ */
+static inline u32 dcc_sample_rtt_us(const struct dcc_sample *s)
+{
+	return s->rtt_ns >= 1000 ? s->rtt_ns / 1000 : 1;
 }
 
 #endif /* _DCC_SAMPLE_H */

@@ -53,9 +53,6 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		 */
 		.first_window = rs->prior_delivered <= 1,
 	};
-	/* tcp_mstamp_refresh() set both: tcp_mstamp = tcp_clock_cache / 1000 */
-	s->rx_us = tp->tcp_mstamp;
-
 	if (rs->rtt_us < 0)
 		s->why |= DCC_SAMPLE_NO_RTT;
 	if (rs->is_retrans)
@@ -76,10 +73,8 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 	 * produces; a larger value is a stall and is clamped rather than let
 	 * through unbounded.
 	 */
-	s->rtt_us = (u32)min_t(long, rs->rtt_us, USEC_PER_SEC);
-	s->rtt_ns = s->rtt_us * NSEC_PER_USEC;	/* <= 1e9 */
+	s->rtt_ns = (u32)min_t(long, rs->rtt_us, USEC_PER_SEC) * NSEC_PER_USEC;
 	s->tx_ns = s->rx_ns - s->rtt_ns;
-	s->tx_us = s->rx_us - s->rtt_us;
 	/*
 	 * rs->delivered = tp->delivered now minus when the sampled skb was
 	 * sent: what the network delivered while it was in flight.

@@ -164,12 +164,21 @@ dcc_param_range(rx_host_max_us, dcc_rx_host_max_us, 1, 1000000, 0644,
 static struct tcp_congestion_ops *dcc_rx_ops[DCC_RX_MAX_OPS];
 static int dcc_rx_nops;
 
-/* Is @sk's CC a dcc one?  Any context; a racing (un)register at worst
- * misses one ACK.
+/*
+ * "Is this socket's CC a dcc one?" is asked for every TCP segment the
+ * host receives, so it is one load and one compare: a table indexed by
+ * the low bits of the ops' key (the jhash of its name that
+ * tcp_register_congestion_control() sets) holds the dcc ops of that
+ * index.  An index two dcc names share holds DCC_RX_OPS_MANY and the
+ * list decides (none do today).
  */
-static bool dcc_rx_is_dcc(const struct sock *sk)
+#define DCC_RX_KEY_BITS	6
+#define DCC_RX_KEY_MASK	((1U << DCC_RX_KEY_BITS) - 1)
+#define DCC_RX_OPS_MANY	((struct tcp_congestion_ops *)1UL)
+static struct tcp_congestion_ops *dcc_rx_by_key[1 << DCC_RX_KEY_BITS];
+
+static bool dcc_rx_in_list(const struct tcp_congestion_ops *ops)
 {
-	const struct tcp_congestion_ops *ops = READ_ONCE(inet_csk(sk)->icsk_ca_ops);
 	/* pairs with dcc_(un)register_ca()'s release: entries [0, n) are set */
 	int i, n = smp_load_acquire(&dcc_rx_nops);
 
@@ -177,6 +186,36 @@ static bool dcc_rx_is_dcc(const struct sock *sk)
 		if (READ_ONCE(dcc_rx_ops[i]) == ops)
 			return true;
 	return false;
+}
+
+/* Is @sk's CC a dcc one?  Any context; a racing (un)register at worst
+ * misses one ACK.
+ */
+static bool dcc_rx_is_dcc(const struct sock *sk)
+{
+	const struct tcp_congestion_ops *ops = READ_ONCE(inet_csk(sk)->icsk_ca_ops);
+	const struct tcp_congestion_ops *e =
+		READ_ONCE(dcc_rx_by_key[ops->key & DCC_RX_KEY_MASK]);
+
+	if (likely(e != DCC_RX_OPS_MANY))
+		return e == ops;
+	return dcc_rx_in_list(ops);
+}
+
+/* Rebuild dcc_rx_by_key from the list.  Mutex held. */
+static void dcc_rx_index(void)
+{
+	u32 k;
+	int i;
+
+	for (k = 0; k <= DCC_RX_KEY_MASK; k++) {
+		struct tcp_congestion_ops *e = NULL;
+
+		for (i = 0; i < dcc_rx_nops; i++)
+			if ((dcc_rx_ops[i]->key & DCC_RX_KEY_MASK) == k)
+				e = e ? DCC_RX_OPS_MANY : dcc_rx_ops[i];
+		WRITE_ONCE(dcc_rx_by_key[k], e);
+	}
 }
 
 int dcc_register_ca(struct tcp_congestion_ops *ops)
@@ -194,6 +233,7 @@ int dcc_register_ca(struct tcp_congestion_ops *ops)
 	WRITE_ONCE(dcc_rx_ops[dcc_rx_nops], ops);
 	/* the entry is visible before the count that covers it */
 	smp_store_release(&dcc_rx_nops, dcc_rx_nops + 1);
+	dcc_rx_index();		/* after the register: it set ops->key */
 out:
 	mutex_unlock(&dcc_rx_mutex);
 	return err;
@@ -214,6 +254,7 @@ void dcc_unregister_ca(struct tcp_congestion_ops *ops)
 		/* the moved entry is visible before the shorter count */
 		smp_store_release(&dcc_rx_nops, n - 1);
 		WRITE_ONCE(dcc_rx_ops[n - 1], NULL);
+		dcc_rx_index();
 		break;
 	}
 	mutex_unlock(&dcc_rx_mutex);
@@ -272,10 +313,14 @@ dcc_rx_counter(rx_tx_ns, DCC_RXC_TX_NS,
 #define DCC_RX_SLOT_BITS 6
 #define DCC_RX_SLOT_MASK ((1U << DCC_RX_SLOT_BITS) - 1)
 
+struct dcc_rx_slot {
+	atomic64_t w;		/* the record (rxts.h) */
+	atomic64_t tx;		/* its send time */
+};				/* one cache line holds both */
+
 struct dcc_rx_slots {
-	atomic64_t w[1 << DCC_RX_SLOT_BITS];	/* the records (rxts.h) */
-	atomic64_t tx[1 << DCC_RX_SLOT_BITS];	/* their send times */
-};						/* 1 KB per CPU */
+	struct dcc_rx_slot s[1 << DCC_RX_SLOT_BITS];
+};				/* 1 KB per CPU */
 
 /*
  * The send-time word beside each record: bits 63..48 the low 16 bits of
@@ -370,14 +415,14 @@ static u64 dcc_rx_newest_tx(const struct sock *sk, u32 ack_seq)
 static noinline void dcc_rx_record(struct sock *sk, struct sk_buff *skb, int mode)
 {
 	u32 ack_seq = TCP_SKB_CB(skb)->ack_seq;
-	struct dcc_rx_slots *slots = raw_cpu_ptr(&dcc_rx_slots);
 	u64 host_ns, tx = dcc_rx_newest_tx(sk, ack_seq);
 	u32 src = dcc_rx_stamp(skb, mode, &host_ns);
-	u32 h = dcc_rx_hash(sk), i = h & DCC_RX_SLOT_MASK;
+	u32 h = dcc_rx_hash(sk);
+	struct dcc_rx_slot *slot = &raw_cpu_ptr(&dcc_rx_slots)->s[h & DCC_RX_SLOT_MASK];
 
-	atomic64_set(&slots->tx[i], tx ? ((u64)(ack_seq & 0xffff) << DCC_RX_TX_BITS) |
-				  (tx & DCC_RX_TX_MASK) : 0);
-	atomic64_set(&slots->w[i],
+	atomic64_set(&slot->tx, tx ? ((u64)(ack_seq & 0xffff) << DCC_RX_TX_BITS) |
+				(tx & DCC_RX_TX_MASK) : 0);
+	atomic64_set(&slot->w,
 		     dcc_rxts_pack(ack_seq, src, h >> DCC_RX_SLOT_BITS, host_ns));
 }
 
@@ -447,9 +492,10 @@ static void dcc_rx_kprobe_detach(void) { }
  * lower the minimum below ours.  cong_control owns the socket: the cast
  * drops the const of dcc_sample_get()'s interface only.
  */
-static void dcc_rx_lower_min_rtt(const struct sock *sk, u32 rtt_us)
+static void dcc_rx_lower_min_rtt(const struct sock *sk, u32 rtt_ns)
 {
 	struct tcp_sock *tp = tcp_sk((struct sock *)sk);
+	u32 rtt_us = max_t(u32, rtt_ns / NSEC_PER_USEC, 1);
 
 	if (rtt_us < tcp_min_rtt(tp))
 		minmax_reset(&tp->rtt_min, tcp_jiffies32, rtt_us);
@@ -482,8 +528,6 @@ static void dcc_rx_exact_tx(const struct sock *sk, const struct rate_sample *rs,
 		return;
 	s->rtt_ns = (u32)min_t(u64, now - tx, DCC_SAMPLE_RTT_MAX_NS);
 	s->tx_ns = s->rx_ns - s->rtt_ns;
-	s->rtt_us = max_t(u32, s->rtt_ns / NSEC_PER_USEC, 1);
-	s->tx_us = s->rx_us - s->rtt_us;
 	dcc_rx_count(DCC_RXC_TX_NS);
 }
 
@@ -492,22 +536,21 @@ void dcc_rx_correct(const struct sock *sk, const struct rate_sample *rs,
 {
 	int mode = READ_ONCE(dcc_rx_active);
 	u64 max_ns = (u64)READ_ONCE(dcc_rx_host_max_us) * NSEC_PER_USEC;
-	struct dcc_rx_slots *slots;
+	struct dcc_rx_slot *slot;
 	struct dcc_rxts_rec r;
 	u32 h;
 
 	if (mode == DCC_RX_MODE_OFF)
 		return;
 	h = dcc_rx_hash(sk);
-	slots = raw_cpu_ptr(&dcc_rx_slots);
-	r = dcc_rxts_unpack(atomic64_read(&slots->w[h & DCC_RX_SLOT_MASK]));
+	slot = &raw_cpu_ptr(&dcc_rx_slots)->s[h & DCC_RX_SLOT_MASK];
+	r = dcc_rxts_unpack(atomic64_read(&slot->w));
 	if (r.tag != h >> DCC_RX_SLOT_BITS || r.ack_seq != tcp_sk(sk)->snd_una) {
 		dcc_rx_count(DCC_RXC_NO_RECORD);
 		goto stack;
 	}
 	if (has_rtt)
-		dcc_rx_exact_tx(sk, rs, s,
-				atomic64_read(&slots->tx[h & DCC_RX_SLOT_MASK]));
+		dcc_rx_exact_tx(sk, rs, s, atomic64_read(&slot->tx));
 	if (r.src == DCC_RXTS_REC_NONE)
 		goto stack;
 	if (r.src == DCC_RXTS_REC_REFUSED ||
@@ -520,13 +563,10 @@ void dcc_rx_correct(const struct sock *sk, const struct rate_sample *rs,
 	s->host_ns = (u32)r.host_ns;
 	s->rx_src = r.src == DCC_RXTS_REC_HW ? DCC_RX_HW : DCC_RX_SW;
 	s->rx_ns -= r.host_ns;
-	s->rx_us = div_u64(s->rx_ns, NSEC_PER_USEC);
 	if (has_rtt) {
 		/* host_ns < rtt_ns: the RTT stays positive; tx_ns is unchanged */
 		s->rtt_ns -= (u32)r.host_ns;
-		s->rtt_us = max_t(u32, s->rtt_ns / NSEC_PER_USEC, 1);
-		s->tx_us = s->rx_us - s->rtt_us;
-		dcc_rx_lower_min_rtt(sk, s->rtt_us);
+		dcc_rx_lower_min_rtt(sk, s->rtt_ns);
 	}
 	dcc_rx_count(s->rx_src == DCC_RX_HW ? DCC_RXC_HW : DCC_RXC_SW);
 	return;

@@ -446,7 +446,7 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 		swift_trace(sk, ca, SWIFT_D_FR(d.flags), 0,
 			    swift_target_now(sk, ca, ca->core.cwnd), 0);
 	if (SWIFT_D_LAW(d.flags) != SWIFT_NONE && trace_swift_decision_enabled())
-		swift_trace(sk, ca, SWIFT_D_LAW(d.flags), s.rtt_us,
+		swift_trace(sk, ca, SWIFT_D_LAW(d.flags), dcc_sample_rtt_us(&s),
 			    ca->core.target_ns, SWIFT_D_H(d.flags));
 }
 

@@ -186,7 +186,6 @@ static void on_ack(struct fuzz_sock *k, struct fz *in)
 		u32 us = rtt_ns / 1000 ? rtt_ns / 1000 : 1;
 
 		s.rtt_ns = rtt_ns;
-		s.rtt_us = us;
 		s.tx_ns = s.rx_ns - rtt_ns;
 		k->srtt_us = k->srtt_us ? (7 * k->srtt_us + us) / 8 : us;
 		if (!k->min_rtt_us || us < k->min_rtt_us)

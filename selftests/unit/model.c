@@ -238,10 +238,7 @@ static void on_ack(struct model *m, const struct model_ev *e)
 		.infl_pkts = (u32)(f->delivered - e->deliv),
 		.ce = e->ce,
 		.first_window = e->deliv == 0,
-		.rx_us = rx / 1000,
-		.rtt_us = rtt >= 1000 ? (u32)(rtt / 1000) : 1,
 	};
-	s.tx_us = s.rx_us - s.rtt_us;
 	f->acked_once = true;
 	f->ack_seq = e->pseq;
 	deliver_sample(m, e->flow, &s);
@@ -251,7 +248,7 @@ static void on_loss(struct model *m, const struct model_ev *e)
 {
 	struct model_flow *f = &m->f[e->flow];
 	struct dcc_sample s = {
-		.rx_ns = m->now_ns, .rx_us = m->now_ns / 1000,
+		.rx_ns = m->now_ns,
 		.mss = m->link.mss, .losses = 1,
 		.why = DCC_SAMPLE_NO_ACKED | DCC_SAMPLE_NO_RTT,
 	};

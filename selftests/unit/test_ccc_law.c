@@ -200,12 +200,10 @@ static void ccc_flow_on_ack(void *cc, const struct dcc_sample *s0,
 
 		s.rtt_ns = (u32)clamp_t(s64, rtt, 0, DCC_SAMPLE_RTT_MAX_NS);
 		s.tx_ns = s.rx_ns - s.rtt_ns;
-		s.rtt_us = s.rtt_ns / 1000;
-		s.tx_us = s.rx_us - s.rtt_us;
 	}
 	/* the stack's tcp_min_rtt() filter sees every RTT sample first */
-	if (!f->min_rtt || s.rtt_us < f->min_rtt)
-		f->min_rtt = s.rtt_us;
+	if (!f->min_rtt || dcc_sample_rtt_us(&s) < f->min_rtt)
+		f->min_rtt = dcc_sample_rtt_us(&s);
 	if (unlikely(!f->cfg.rttmin_ns))	/* the first RTT sample */
 		ccc_flow_resolve(f, max_t(u32, s.rtt_ns, 1));
 	/*

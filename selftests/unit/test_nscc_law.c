@@ -97,9 +97,11 @@ static void nscc_flow_on_ack(void *cc, const struct dcc_sample *s,
 	struct nscc_out o;
 
 	if (!s->why) {
-		f->srtt_us = (f->srtt_us * 7 + s->rtt_us) / 8;
-		if (s->rtt_us < f->min_rtt_us) {	/* an input of the config changed */
-			f->min_rtt_us = s->rtt_us;
+		u32 rtt_us = dcc_sample_rtt_us(s);
+
+		f->srtt_us = (f->srtt_us * 7 + rtt_us) / 8;
+		if (rtt_us < f->min_rtt_us) {	/* an input of the config changed */
+			f->min_rtt_us = rtt_us;
 			nscc_flow_cfg(f);
 		}
 	}

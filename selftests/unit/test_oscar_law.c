@@ -168,8 +168,8 @@ static void oscar_flow_on_ack(void *cc, const struct dcc_sample *s,
 	struct oscar_batch b;
 
 	/* the stack's tcp_min_rtt() filter sees every RTT sample first */
-	if (!s->why && (!f->min_rtt_us || s->rtt_us < f->min_rtt_us))
-		f->min_rtt_us = s->rtt_us;
+	if (!s->why && (!f->min_rtt_us || dcc_sample_rtt_us(s) < f->min_rtt_us))
+		f->min_rtt_us = dcc_sample_rtt_us(s);
 	oscar_on_ack(&f->st, &f->c, s, d, &b);
 	if (d->flags & OSCAR_D_BATCH) {
 		f->batches++;

@@ -706,7 +706,7 @@ static void swift_flow_on_ack(void *cc, const struct dcc_sample *s, struct dcc_d
 	}
 	smp.losses += sb_detect(f, &missing);
 	if (!(s->why & DCC_SAMPLE_NO_RTT))
-		flow_rtt_update(f, s->rtt_us);
+		flow_rtt_update(f, dcc_sample_rtt_us(s));
 	in = flow_in(f, s->rx_ns);
 	in.missing = missing;
 	in.cwnd_limited = flow_cwnd_limited(f, now, mf->inflight + 1, cwnd ? cwnd : 1,
