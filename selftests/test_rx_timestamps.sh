@@ -24,15 +24,18 @@
 #   hw, stamp 1 s ahead      D included, rx_rejects rose
 #   hw, stamp 10 s old       D included, rx_rejects rose
 #   hw, D > rx_host_max_us   D included, rx_rejects rose
+# then, with the guest's TAI offset set to TAI_S (dcc_tai; 0 otherwise, and
+# TAI and REALTIME would read the same), the NIC clock's timescale:
+#   hw, stamp tai, rx_hw_clock tai    |minrtt - BASE| <= TOL, rx_hw rose
+#   hw, stamp real, rx_hw_clock tai   D included (TAI_S s old), rx_rejects rose
+#   hw, stamp tai, rx_hw_clock real   D included (TAI_S s ahead), rx_rejects rose
 # and bad writes to rx_timestamps / rx_hw_clock / rx_host_max_us refused.
 # Measured (icount guest, 6.1 and 6.12 alike, D = 3 ms): BASE 10.035 ms,
 # ping through the ifb 13.04 ms; minrtt off 13.03 ms, hw and sw 10.02 ms,
 # refused stamps 13.03 ms; ~4100 samples per 3 s flow, each counted in
-# rx_hw, rx_sw or rx_rejects as the case wants.  Without the feature the
+# rx_hw, rx_sw or rx_rejects as the case wants; with TAI = UTC + 37 s,
+# TAI stamps read as TAI 10.02 ms, in the wrong timescale 13.03 ms.  Without the feature the
 # hw, sw, refused and parameter cases fail (minrtt 13.03 ms, no counters).
-# The guest's TAI offset is 0 (nothing sets it), so TAI and REALTIME read
-# the same: the stamps' clock (inject clock=tai, dcc_lib rx_hw_clock=tai,
-# the defaults) is not told apart here.
 source "$(dirname "$0")/lib.sh"
 export OSC_RATE_MBIT=${OSC_RATE_MBIT:-20}
 source "$(dirname "$0")/oscar_common.sh"
@@ -41,6 +44,8 @@ D_US=${RXTS_D_US:-3000}          # host delay added after the stamp
 TOL_US=${RXTS_TOL_US:-1000}      # |minrtt - base| when D is taken out
 MARGIN_US=${RXTS_MARGIN_US:-500} # minrtt >= base + D - margin when it is not
 DUR=${RXTS_DUR:-3}               # seconds per flow
+TAI_S=${RXTS_TAI_S:-37}          # TAI - UTC for the timescale cases
+TAI=$DCC_SELFTESTS_DIR/build/dcc_tai
 LIB=/sys/module/dcc_lib/parameters
 INJ_NAME=dcc_rxts_inject
 INJ=/sys/module/$INJ_NAME/parameters
@@ -48,6 +53,7 @@ INJ=/sys/module/$INJ_NAME/parameters
 ktap_print_header
 require_root
 require_cmd iperf3 tc ss jq ping insmod rmmod
+[[ -x $TAI ]] || ktap_skip_all "$TAI not built (make -C selftests helpers)"
 kver=${DCC_KVER:-$(uname -r)}
 ko=$DCC_SELFTESTS_DIR/build/$INJ_NAME-$kver.ko
 if [[ ! -f $ko ]]; then
@@ -57,7 +63,7 @@ if [[ ! -f $ko ]]; then
 	ktap_finished
 fi
 oscar_require
-ktap_set_plan 14
+ktap_set_plan 17
 
 # ---- dcc_lib's parameters -------------------------------------------------
 # lib_set PARAM VALUE: write it; a missing parameter or a refusal is logged
@@ -220,7 +226,33 @@ lib_set rx_host_max_us $((D_US / 2))
 refused_case over_max "host delay D $D_US us > rx_host_max_us $((D_US / 2))"
 lib_set rx_host_max_us $((2 * D_US))
 
-# 9-11. bad parameter writes: refused, value kept
+# 9-11. the NIC clock's timescale, told apart by a TAI offset of TAI_S s
+tai0=$("$TAI")
+tai_restore() { "$TAI" "$tai0" >/dev/null; }
+dcc_on_exit tai_restore
+if [[ $("$TAI" "$TAI_S") == "$TAI_S" ]]; then
+	inj_set clock tai
+	lib_set rx_hw_clock tai
+	run_case tai_tai
+	if excludes_d && rose rx_hw; then
+		ktap_test_pass "TAI $TAI_S s, stamps in TAI, rx_hw_clock tai: minrtt $MINRTT_US us within $TOL_US us of BASE; rx_hw +${DELTA[rx_hw]}"
+	else
+		ktap_test_fail "TAI $TAI_S s, stamps in TAI, rx_hw_clock tai: minrtt $MINRTT_US us, expected BASE $base_us +- $TOL_US us; rx_hw +${DELTA[rx_hw]} (want > 0)"
+	fi
+	inj_set clock real
+	refused_case real_as_tai "stamps in REALTIME read as TAI ($TAI_S s old)"
+	inj_set clock tai
+	lib_set rx_hw_clock real
+	refused_case tai_as_real "stamps in TAI read as REALTIME ($TAI_S s ahead)"
+	lib_set rx_hw_clock tai
+else
+	for c in "tai stamps read as tai" "real stamps read as tai" "tai stamps read as real"; do
+		ktap_test_fail "$c: cannot set the TAI offset to $TAI_S s (dcc_tai)"
+	done
+fi
+tai_restore
+
+# 12-14. bad parameter writes: refused, value kept
 bad_writes() { # PARAM GOOD BAD...
 	local p=$1 good=$2 all=1 v
 	shift 2
@@ -239,14 +271,14 @@ ktap_test_result "rx_host_max_us: writes 0, 1000001, -1, x refused, value (2000)
 	bad_writes rx_host_max_us 2000 0 1000001 -1 x
 lib_restore
 
-# 12. the inject module's own clock parameter
+# 15. the inject module's own clock parameter
 ok=1
 param_write_refused "$INJ_NAME" clock bogus || ok=0
 inj_set clock real && [[ $(inj_get clock) == real ]] || ok=0
 inj_set clock tai
 ktap_test_result "$INJ_NAME clock: bogus refused, real accepted" [ $ok = 1 ]
 
-# 13. unload
+# 16. unload
 net_cleanup
 if log_cmd rmmod "$INJ_NAME" && [[ ! -d /sys/module/$INJ_NAME ]]; then
 	ktap_test_pass "rmmod $INJ_NAME"
