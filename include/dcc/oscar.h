@@ -15,7 +15,7 @@
  *				point (oscar_batch_open)
  *   oscar_on_batch()		a batch closed: Alg. 2's step, app-limited hold
  *   oscar_decide()		pacing rate u * mu and window
- *				min(u * D_target * mu, BDP_base)
+ *				min(u * D_target * mu, mu * (RTT_base + eps))
  * What the core cannot do itself -- refresh the shared base RTT and fold a
  * batch's rate into the shared mu estimate, both kernel lookups -- it asks
  * of its caller with OSCAR_D_BATCH, once per batch, never per ACK.
@@ -196,7 +196,7 @@ void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
 /* r = u * mu, bytes/s */
 u64 oscar_rate(const struct oscar_cfg *c, u32 u);
 
-/* w = min(u * D_target * mu, BDP_base), bytes (min, not max: see .c) */
+/* w = min(u * D_target * mu, mu * (RTT_base + eps)), bytes (see .c) */
 u64 oscar_cwnd_bytes(const struct oscar_cfg *c, u32 u);
 
 #endif /* _DCC_OSCAR_H */

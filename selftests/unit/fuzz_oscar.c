@@ -150,7 +150,7 @@ static void check_state(const struct sock_model *ca)
 	const struct oscar_cfg *c = &ca->c;
 	const struct oscar_core *st = &ca->st;
 	fz_u128 bdp, w;
-	u64 rate, cwnd, dt;
+	u64 rate, cwnd, dt, eps;
 
 	FUZZ_ASSERT(c->mu_bytes_ps >= DCC_MBPS_TO_BPS && c->mu_bytes_ps <= DCC_RATE_MAX_BPS,
 		    "mu %llu B/s", (unsigned long long)c->mu_bytes_ps);
@@ -178,10 +178,13 @@ static void check_state(const struct sock_model *ca)
 		    "rate %llu is not u mu", (unsigned long long)rate);
 	cwnd = ca->d.cwnd_bytes;
 	dt = (u64)c->base_ns * c->p->dt_pct / 100;
-	bdp = (fz_u128)c->mu_bytes_ps * c->base_ns / DCC_NSEC_PER_SEC;
+	/* the cap: the BDP at RTT_base + eps (eps 0 = auto: RTT_base / 12) */
+	eps = c->p->eps_ns ? c->p->eps_ns :
+	      (c->base_ns / 12 > OSCAR_EPS_MIN_NS ? c->base_ns / 12 : OSCAR_EPS_MIN_NS);
+	bdp = (fz_u128)c->mu_bytes_ps * ((u64)c->base_ns + eps) / DCC_NSEC_PER_SEC;
 	w = (fz_u128)rate * dt / DCC_NSEC_PER_SEC;
 	FUZZ_ASSERT(cwnd == (u64)(w < bdp ? w : bdp),
-		    "cwnd %llu, want min(%llu, %llu)", (unsigned long long)cwnd,
+		    "cwnd %llu, want min(%llu, %llu = mu (RTT_base + eps))", (unsigned long long)cwnd,
 		    (unsigned long long)w, (unsigned long long)bdp);
 }
 

@@ -405,6 +405,24 @@ int main(void)
 	sim_free(&s);
 
 	/*
+	 * 5b. a lone flow whose RTT_base is its own minimum RTT (auto, as a
+	 * user runs it) under zero-mean noise of +-5%: the minimum is ~5%
+	 * below the typical RTT, so a window capped at mu * RTT_base held
+	 * the flow at ~95% of the link; the cap at RTT_base + eps (eps =
+	 * RTT_base / 12) covers it, and the queue stays within eps.
+	 */
+	noise_us = base * 5 / 100;
+	sim_init(&s, mu * 8, base, noise_us, 1);
+	s.h.base_us = 0;
+	flow_start(&s, 0);
+	sim_run(&s, 50 * base, NULL);
+	sim_run(&s, 50 * base, t);
+	ok(t[0] >= 0.97 * (double)s.mu && mean_q_bdp(&s) <= 1.0 / 12,
+	   "noise +-%u us, auto RTT_base %u us: lone flow utilisation %.3f (>= 0.97), mean queue %.3f BDP (<= eps = 1/12)",
+	   noise_us, s.f[0].c.base_ns / 1000, t[0] / (double)s.mu, mean_q_bdp(&s));
+	sim_free(&s);
+
+	/*
 	 * 6. the same noise doubled (+-30%) in an 8-flow incast: with 3-sample
 	 * batches slow flows got trapped low (Jain 0.59); the default
 	 * min_samples must keep them fair.
