@@ -70,6 +70,7 @@ struct oscar_host {
 	u64 init_rate;		/* init_rate_mbps, bytes/s */
 	u32 rate_steps;		/* the line-rate table's entry, 0 = empty */
 	u32 min_rtt_us;		/* the min-RTT table's entry, 0 = empty */
+	const struct oscar_params *p;	/* the snapshot, NULL = defaults */
 };
 
 /* dcc_shared_line_rate(): fold @obs (0: read), the estimate, >= init_rate */
@@ -131,7 +132,8 @@ static struct dcc_decision oscar_flow_init(struct oscar_flow *f,
 	if (!base_us)
 		base_us = 1000;
 	oscar_core_init(&f->st);
-	oscar_cfg_resolve(&f->c, &oscar_defaults, mu, dcc_us_to_ns(base_us));
+	oscar_cfg_resolve(&f->c, h->p ? h->p : &oscar_defaults, mu,
+			  dcc_us_to_ns(base_us));
 	oscar_decide(&f->st, &f->c, &d);
 	return d;
 }
@@ -186,7 +188,7 @@ struct sim {
 	u64 base_ns;	/* every flow's base RTT */
 };
 
-static int tests_run, tests_failed;
+static int tests_run, tests_failed, tests_todo;
 
 static void ok(bool cond, const char *fmt, ...)
 {
@@ -200,6 +202,20 @@ static void ok(bool cond, const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
+}
+
+/* A known limitation: reported with the TAP TODO directive, not failed. */
+static void todo(bool cond, const char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	tests_run++;
+	tests_todo++;
+	printf("%sok %d - ", cond ? "" : "not ", tests_run);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(" # TODO %s\n", why);
 }
 
 /* one bottleneck at @mu, every flow of base RTT @base_us, sample noise */
@@ -266,6 +282,97 @@ static double bdp_bytes(const struct sim *s)
 static double mean_q_bdp(const struct sim *s)
 {
 	return model_mean_q_bytes(&s->m) / bdp_bytes(s);
+}
+
+/*
+ * The paper's convergence claim, measured its way (footnote 1: reaching
+ * the target state -- near-full utilisation, a shallow queue -- counted
+ * in update steps, whatever the size of the perturbation; not fairness).
+ * One long flow at its steady state; K flows join at line rate (u = 1,
+ * as the paper starts them) for 40 RTT, then stop.  Sampled every 0.25
+ * RTT:
+ *  - landing: each flow's steps until its u first enters +-20% of
+ *    1/(K+1): a joiner's own closed batches, the long flow's from its
+ *    first batch after the join that moved u (the batches before it
+ *    closed before the joiners' packets reached the queue);
+ *  - sum u: the long flow's steps (counted as for landing) until sum(u)
+ *    stays in [0.85, 1.2] for the rest of the burst;
+ *  - recovery: RTTs from the burst's end until every 0.5-RTT window of
+ *    the next 10 RTT carries >= 95% of the link.
+ * BURST_NEVER: not within the burst (or 80 RTT after it).
+ */
+#define BURST_NEVER 999
+
+struct burst_res {
+	int land;		/* the slowest flow's landing, steps */
+	int sumu;		/* sum u settled, steps of the long flow */
+	double rec_rtt;		/* recovery after the burst, RTTs */
+};
+
+static void burst_case(u64 mu, u32 base, const struct oscar_params *p, int k,
+		       struct burst_res *r)
+{
+	static struct sim s;
+	static u8 ok_w[160];
+	int land_at[MAXF], sumu_at = -1, n = k + 1, i, w;
+	double t[MAXF], tgt = 1.0 / n;
+	u32 b0, u0, b1 = 0;
+
+	sim_init(&s, mu, base, 0, 1);
+	s.h.p = p;
+	flow_start(&s, 0);
+	sim_run(&s, 80 * base, NULL);
+	b0 = s.f[0].batches;
+	u0 = s.f[0].st.u;
+	for (i = 1; i < n; i++)
+		flow_start(&s, i);
+	for (i = 0; i < n; i++)
+		land_at[i] = -1;
+	for (w = 0; w < 160; w++) {		/* 40 RTT in quarters */
+		double sum = 0;
+
+		sim_run(&s, base / 4, NULL);
+		if (!b1 && s.f[0].st.u != u0)
+			b1 = s.f[0].batches - 1;	/* the reaction is step 1 */
+		for (i = 0; i < n; i++) {
+			double u = (double)s.f[i].st.u / OSCAR_U_ONE;
+			int steps = (int)(s.f[i].batches - (i ? 0 : b1));
+
+			sum += u;
+			if (land_at[i] < 0 && (i || b1) &&
+			    u >= 0.8 * tgt && u <= 1.2 * tgt)
+				land_at[i] = steps;
+		}
+		if (sum < 0.85 || sum > 1.2)
+			sumu_at = -1;
+		else if (sumu_at < 0)
+			sumu_at = (int)(s.f[0].batches - (b1 ? b1 : b0));
+	}
+	r->land = 0;
+	for (i = 0; i < n; i++)
+		r->land = land_at[i] < 0 ? BURST_NEVER : max(r->land, land_at[i]);
+	r->sumu = sumu_at < 0 ? BURST_NEVER : sumu_at;
+
+	for (i = 1; i < n; i++)
+		model_stop_flow(&s.m, i);
+	for (w = 0; w < 160; w++) {		/* 80 RTT in halves */
+		double sum = 0;
+
+		sim_run(&s, base / 2, t);
+		for (i = 0; i < n; i++)
+			sum += t[i];
+		ok_w[w] = sum >= 0.95 * (double)s.mu;
+	}
+	r->rec_rtt = BURST_NEVER;
+	for (w = 0; w + 20 <= 160; w++) {
+		for (i = w; i < w + 20 && ok_w[i]; i++)
+			;
+		if (i == w + 20) {
+			r->rec_rtt = w * 0.5;
+			break;
+		}
+	}
+	sim_free(&s);
 }
 
 int main(void)
@@ -502,6 +609,49 @@ int main(void)
 				   "auto RTT_base, own: the joiner's RTT_base %u ns includes the queue (>= %u + 0.25 RTT_base; Jain %.4f)",
 				   jb[0], s.f[0].c.base_ns, j3[0]);
 			sim_free(&s);
+		}
+	}
+
+	/*
+	 * 9. the convergence claim (burst_case()), with the defaults and with
+	 * the paper's parameters (the defaults but 3 samples per batch, Alg.
+	 * 1).  Goals: every flow lands in <= 2 steps, sum u settles in <= 4,
+	 * the link is back to >= 95% within 3 RTT of the burst's end, for
+	 * every K.  Landing holds (one step for the joiners, one or two for
+	 * the long flow); the other two do not yet and are reported as TODO.
+	 */
+	{
+		static const int ks[] = { 1, 3, 7 };
+		struct oscar_params paper = oscar_defaults;
+		const struct oscar_params *ps[] = { &oscar_defaults, &paper };
+		const char *pn[] = { "defaults", "paper's 3 samples" };
+		struct burst_res r;
+
+		paper.min_samples = 3;
+		for (int j = 0; j < 2; j++) {
+			int land = 0, sumu = 0;
+			double rec = 0;
+			char lv[64] = "", sv[64] = "", rv[64] = "";
+
+			for (unsigned int q = 0; q < sizeof(ks) / sizeof(ks[0]); q++) {
+				burst_case(mu * 8, base, ps[j], ks[q], &r);
+				land = max(land, r.land);
+				sumu = max(sumu, r.sumu);
+				rec = r.rec_rtt > rec ? r.rec_rtt : rec;
+				snprintf(lv + strlen(lv), sizeof(lv) - strlen(lv), "%s%d", q ? "/" : "", r.land);
+				snprintf(sv + strlen(sv), sizeof(sv) - strlen(sv), "%s%d", q ? "/" : "", r.sumu);
+				snprintf(rv + strlen(rv), sizeof(rv) - strlen(rv), "%s%.1f", q ? "/" : "", r.rec_rtt);
+			}
+			ok(land <= 2,
+			   "burst, %s, K = 1/3/7 joiners at line rate for 40 RTT: every flow lands within 20%% of 1/(K+1) in %s steps (<= 2)",
+			   pn[j], lv);
+			todo(sumu <= 4, "sum u rings while a lone joiner's initial window drains",
+			     "burst, %s, K = 1/3/7: sum u settled in [0.85, 1.2] after %s steps (<= 4)",
+			     pn[j], sv);
+			todo(rec <= 3,
+			     "after the burst, a batch straddling the drain dilutes the gradient and HAI (+U_HAI per batch) refills",
+			     "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= 3; 999: not within 80 RTT)",
+			     pn[j], rv);
 		}
 	}
 
