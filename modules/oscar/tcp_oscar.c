@@ -47,6 +47,16 @@
  *	pktInfl			dcc_sample.infl_pkts (rs->delivered)
  *	BE (Alg. 1)		oscar->st.bls (struct dcc_bls)
  *
+ * The claim, as the paper defines it (footnote 1): reaching the target
+ * state (near-full utilisation, a shallow queue) in a number of update
+ * steps independent of the perturbation.  In the userspace model
+ * (test_oscar_law, burst: K = 1, 3, 7 flows join one at line rate for 40
+ * RTT, then stop) the landing holds: every flow within 20% of 1/(K+1) in
+ * 1-2 steps.  The recovery after the burst does not (3 to > 80 RTT as K
+ * grows): the long flow's batch spans more than the ~0.5-RTT drain, the
+ * drain's gradient is diluted, and the empty queue then leaves HAI's
+ * +0.01 per batch.  README (OSCAR) has the figures.
+ *
  * The whole per-ACK sequence (first-window skip, batching, staleness,
  * app-limited hold, the law, rate and window) is the plain-C core of
  * oscar_law.c (oscar_on_ack(), in ns), which the unit-test model, the
