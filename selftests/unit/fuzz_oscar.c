@@ -22,7 +22,7 @@
  * 1 Mbit/s .. 800 Gbit/s, RTT_base within 1 ns .. 1 s, tau >= 2 ns; the
  * open batch's staleness limit is >= 4 tau (unless saturated) and fits
  * the BLS x range at its shift (>= 2); r = u mu exactly and <= mu; the
- * window is the exact min(u D_target mu, BDP_base) in 128-bit math.
+ * window is the exact min(u D_target mu, mu (RTT_base + eps)) in 128-bit math.
  * UBSan and ASan catch overflow, division by zero and stray accesses.
  */
 #include <string.h>

@@ -551,7 +551,7 @@ int main(void)
 	 * init_rate_mbps = 100 Mbit/s (1/8 of this link) up.  The estimate
 	 * must reach the line (else u = 1 cannot fill it) and the flows of a
 	 * host must agree on it.  Its overshoot (mu above the line widens the
-	 * BDP_base cap, hence a lone flow's queue) is reported, not asserted:
+	 * window cap, hence a lone flow's queue) is reported, not asserted:
 	 * the paper assumes mu known.
 	 */
 	sim_init(&s, mu * 8, base, 0, 1);
