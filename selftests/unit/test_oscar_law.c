@@ -249,6 +249,17 @@ static void flow_start(struct sim *s, int i)
 		abort();
 }
 
+/* flow @i, of base RTT @base_us, starts now (the model's next flow) */
+static void flow_start_rtt(struct sim *s, int i, u32 base_us)
+{
+	struct dcc_decision d0 = oscar_flow_init(&s->f[i], &s->h);
+	int k = model_add_flow(&s->m, (u32)dcc_us_to_ns(base_us),
+			       (struct model_cc){ oscar_flow_on_ack, &s->f[i] }, d0);
+
+	if (k != i)
+		abort();
+}
+
 /* Run for @us; per-flow throughput (bytes/s) and queue stats over that span. */
 static void sim_run(struct sim *s, u64 us, double *tput)
 {
@@ -653,6 +664,42 @@ int main(void)
 			     "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= 3; 999: not within 80 RTT)",
 			     pn[j], rv);
 		}
+	}
+
+	/*
+	 * 10. mixed base RTTs, as a user runs OSCAR (auto RTT_base, each flow
+	 * its own destination, so no shared minimum between the classes):
+	 * two flows of 1 ms and two of 2 ms, staggered by 20 RTT.  Each
+	 * class's D_target = 1.5 of its own RTT_base, so the long flows'
+	 * standing queue (up to 1 ms) is above what the short ones allow
+	 * (0.5 ms) and reads as congestion to them.  Goal: no flow below half
+	 * its fair share, Jain >= 0.9, utilisation >= 0.95.
+	 */
+	{
+		double lo = 1e300, tot = 0;
+
+		sim_init(&s, mu * 8, base, 0, 1);
+		s.h.base_us = 0;
+		s.h.share_base = false;
+		flow_start_rtt(&s, 0, base);
+		sim_run(&s, 20 * base, NULL);
+		flow_start_rtt(&s, 1, 2 * base);
+		sim_run(&s, 20 * base, NULL);
+		flow_start_rtt(&s, 2, base);
+		sim_run(&s, 20 * base, NULL);
+		flow_start_rtt(&s, 3, 2 * base);
+		sim_run(&s, 100 * base, NULL);
+		sim_run(&s, 200 * base, t);
+		for (int i = 0; i < 4; i++) {
+			tot += t[i];
+			lo = t[i] < lo ? t[i] : lo;
+		}
+		todo(lo >= 0.5 * (double)s.mu / 4 && jain(t, 4) >= 0.9 && tot >= 0.95 * (double)s.mu,
+		     "each RTT class has its own D_target: the long flows' standing queue starves the short ones",
+		     "mixed base RTTs 1/2/1/2 ms, auto RTT_base: shares %.3f %.3f %.3f %.3f of mu (each >= 0.125), Jain %.4f (>= 0.9), utilisation %.3f (>= 0.95), queue %.3f ms",
+		     t[0] / (double)s.mu, t[1] / (double)s.mu, t[2] / (double)s.mu, t[3] / (double)s.mu,
+		     jain(t, 4), tot / (double)s.mu, model_mean_q_bytes(&s.m) / (double)s.mu * 1e3);
+		sim_free(&s);
 	}
 
 	printf("1..%d\n", tests_run);
