@@ -97,6 +97,10 @@ struct oscar_params {
 	u16 dt_pct;	/* D_target, % of RTT_base (101..1000) */
 	u8 tau_pct;	/* tau, % of RTT_base (10..200) */
 	u8 min_samples;	/* points a batch needs to close (3..255) */
+	u16 hmi_pct;	/* empty queue: u grows by at least hmi_pct % of
+			 * itself per batch (0..1000; 0 = the paper's
+			 * additive U_HAI only)
+			 */
 };
 
 /*

@@ -80,8 +80,14 @@ void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
 	*d = (struct oscar_step){ 0 };
 
 	if (b->delay <= oscar_hai_ns(c)) {
-		/* Alg. 2 line 4-5: the queue is empty, both signals are blind */
-		u = min(u + p->u_hai, OSCAR_U_ONE);
+		/*
+		 * Alg. 2 line 4-5: the queue is empty, both signals are blind:
+		 * u += U_HAI, or (hmi_pct, off by default) by hmi_pct % of
+		 * itself if more.  u <= 2^20, hmi_pct <= 1000: < 2^30.
+		 */
+		u32 mi = (u32)div_u64((u64)u * p->hmi_pct, 100);
+
+		u = min(u + max(p->u_hai, mi), OSCAR_U_ONE);
 		d->branch = OSCAR_HAI;
 	} else {
 		/*

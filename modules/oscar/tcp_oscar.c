@@ -95,6 +95,10 @@
  *    min-RTT base 5% under the typical RTT, 0.960 -> 1.000
  *    (test_oscar_law).  A host delay above eps still costs the lone
  *    flow that share;
+ *  - u_hmi_pct (off by default): on an empty queue u may grow by a share
+ *    of itself instead of U_HAI's fixed step, so a flow left far below
+ *    the link by a burst refills it in O(log) steps (model: 3-4.5 RTT
+ *    with 3 samples per batch at K = 1-7, against 5-43.5);
  *  - mu: module parameter; 0 = estimate, RTT_base: parameter, else
  *    tcp_min_rtt() lowered to the shared per-destination minimum (8-9);
  *    both refreshed once per batch (oscar_refresh_inputs()).
@@ -133,6 +137,7 @@ static u32 eps_us;			/* 0 = auto: max(2, RTT_base / 12) */
 static u32 hyst_us;			/* delta, 0 as the paper writes it */
 static u32 init_rate_mbps = 100;	/* estimate mode: mu before any sample */
 static u32 min_samples = OSCAR_MIN_SAMPLES_DEFAULT;	/* see oscar.h */
+static u32 u_hmi_pct;			/* 0: the paper's additive HAI only */
 static u32 share_base_rtt = 1;		/* auto RTT_base: min over the netns's
 					 * dcc flows to the destination
 					 */
@@ -168,6 +173,7 @@ static void oscar_snap_fill(struct dcc_snap *ds)
 		.dt_pct = READ_ONCE(dtarget_pct),
 		.tau_pct = READ_ONCE(tau_pct),
 		.min_samples = READ_ONCE(min_samples),
+		.hmi_pct = READ_ONCE(u_hmi_pct),
 	};
 	s->line_rate_mbps = READ_ONCE(line_rate_mbps);
 	s->base_rtt_us = READ_ONCE(base_rtt_us);
@@ -199,6 +205,8 @@ oscar_param(hyst_us, 0, 65535,
 	    "hysteresis delta on the accelerate test, us");
 oscar_param(min_samples, 3, 255,
 	    "ACKs a batch needs before it closes (paper: 3; 16 resists timestamp noise)");
+oscar_param(u_hmi_pct, 0, 1000,
+	    "empty queue: u grows by at least this % of itself per batch (0 = additive U_HAI only, as the paper)");
 /* read live, not snapshotted */
 dcc_param_range(init_rate_mbps, init_rate_mbps, 1, 800000, 0644,
 		"estimate mode only: mu in Mbit/s before any delivery-rate sample");

@@ -46,6 +46,7 @@ struct oscar_params_in {
 	u32 hyst_us;		/* 0..65535 */
 	u32 init_rate_mbps;	/* 1..800000 */
 	u32 min_samples;	/* 3..255 */
+	u32 u_hmi_pct;		/* 0..1000 */
 };
 
 /* One socket: struct oscar of tcp_oscar.c, plus what the kernel holds. */
@@ -78,6 +79,7 @@ static void read_params(struct fz *in, struct oscar_params_in *p)
 	p->hyst_us = (u32)fz_span(in, 0, 65535);
 	p->init_rate_mbps = (u32)fz_span(in, FZ_MBPS_MIN, FZ_MBPS_MAX);
 	p->min_samples = (u32)fz_span(in, 3, 255);
+	p->u_hmi_pct = (u32)fz_span(in, 0, 1000);
 }
 
 /* ---- the glue's side, as tcp_oscar.c ---------------------------------- */
@@ -94,6 +96,7 @@ static void snap_fill(const struct oscar_params_in *in, struct oscar_params *p)
 		.dt_pct = (u16)in->dtarget_pct,
 		.tau_pct = (u8)in->tau_pct,
 		.min_samples = (u8)in->min_samples,
+		.hmi_pct = (u16)in->u_hmi_pct,
 	};
 }
 
@@ -196,6 +199,8 @@ static void check_batch(const struct sock_model *ca, const struct oscar_batch *b
 	FUZZ_ASSERT(d->u_w <= 2 * OSCAR_U_ONE && d->u_r <= 2 * OSCAR_U_ONE,
 		    "u_w %u u_r %u above 2^21", d->u_w, d->u_r);
 	FUZZ_ASSERT(d->branch <= OSCAR_DECEL, "branch %u", d->branch);
+	FUZZ_ASSERT(d->branch != OSCAR_HAI || d->u >= old,
+		    "an empty queue lowered u %u -> %u", old, d->u);
 	FUZZ_ASSERT(!b->app_limited || d->u >= old,
 		    "app-limited batch lowered u %u -> %u", old, d->u);
 	FUZZ_ASSERT(!d->held || d->u == old, "held, but u %u -> %u", old, d->u);
