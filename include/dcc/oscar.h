@@ -101,6 +101,9 @@ struct oscar_params {
 			 * itself per batch (0..1000; 0 = the paper's
 			 * additive U_HAI only)
 			 */
+	u32 start_u;	/* u at a flow's start, Q20; 0 = 1, line rate
+			 * (the paper); clamped to [u_min, 1]
+			 */
 };
 
 /*
@@ -173,7 +176,7 @@ static inline u64 oscar_dt_ns(const struct oscar_cfg *c)
 }
 
 /* Start a flow: u = 1 (line rate, 4.6), empty batch. */
-void oscar_core_init(struct oscar_core *st);
+void oscar_core_init(struct oscar_core *st, const struct oscar_params *p);
 
 /*
  * One ACK: @s is the neutral sample (ns), @d gets the pacing rate, the

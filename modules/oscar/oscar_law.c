@@ -144,10 +144,18 @@ static void oscar_batch_reset(struct oscar_core *st)
 	st->flags &= ~OSCAR_S_OPEN;
 }
 
-void oscar_core_init(struct oscar_core *st)
+/*
+ * A flow starts at line rate (4.6), which a lossless fabric absorbs, or
+ * at p->start_u for one that drops (start_u_ppm; the first batches then
+ * find the rate: u_hmi_pct makes that O(log) steps).
+ */
+void oscar_core_init(struct oscar_core *st, const struct oscar_params *p)
 {
+	u32 u = p->start_u ? clamp_val(p->start_u, max_t(u32, p->u_min, 1),
+				       OSCAR_U_ONE) : OSCAR_U_ONE;
+
 	*st = (struct oscar_core){
-		.u = OSCAR_U_ONE,	/* start at line rate (4.6) */
+		.u = u,
 		.flags = OSCAR_S_INIT,
 	};
 }

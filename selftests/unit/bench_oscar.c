@@ -33,7 +33,7 @@ void bench_setup(void)
 		.min_samples = OSCAR_MIN_SAMPLES_DEFAULT,
 	};
 	oscar_cfg_resolve(&cfg, &params, 100000000 / 8, dcc_us_to_ns(BASE_US));
-	oscar_core_init(&st);
+	oscar_core_init(&st, &params);
 	st.u = OSCAR_U_ONE / 2;
 }
 

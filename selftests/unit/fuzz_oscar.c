@@ -47,6 +47,7 @@ struct oscar_params_in {
 	u32 init_rate_mbps;	/* 1..800000 */
 	u32 min_samples;	/* 3..255 */
 	u32 u_hmi_pct;		/* 0..1000 */
+	u32 start_u_ppm;	/* 1..1e6 */
 };
 
 /* One socket: struct oscar of tcp_oscar.c, plus what the kernel holds. */
@@ -80,6 +81,7 @@ static void read_params(struct fz *in, struct oscar_params_in *p)
 	p->init_rate_mbps = (u32)fz_span(in, FZ_MBPS_MIN, FZ_MBPS_MAX);
 	p->min_samples = (u32)fz_span(in, 3, 255);
 	p->u_hmi_pct = (u32)fz_span(in, 0, 1000);
+	p->start_u_ppm = (u32)fz_span(in, 1, 1000000);
 }
 
 /* ---- the glue's side, as tcp_oscar.c ---------------------------------- */
@@ -97,6 +99,7 @@ static void snap_fill(const struct oscar_params_in *in, struct oscar_params *p)
 		.tau_pct = (u8)in->tau_pct,
 		.min_samples = (u8)in->min_samples,
 		.hmi_pct = (u16)in->u_hmi_pct,
+		.start_u = OSCAR_PPM_TO_U(in->start_u_ppm),
 	};
 }
 
@@ -140,7 +143,7 @@ static void sock_init(struct sock_model *ca, const struct oscar_params_in *in,
 	ca->auto_base = !in->base_rtt_us;
 	ca->mss = mss;
 	ca->now_ns = 1000000000;
-	oscar_core_init(&ca->st);
+	oscar_core_init(&ca->st, p);
 	oscar_cfg_resolve(&ca->c, p, mu,
 			  dcc_us_to_ns(in->base_rtt_us ? in->base_rtt_us : 1000));
 	oscar_decide(&ca->st, &ca->c, &ca->d);

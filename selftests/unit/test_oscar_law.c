@@ -131,7 +131,7 @@ static struct dcc_decision oscar_flow_init(struct oscar_flow *f,
 	base_us = h->base_us ? h->base_us : oscar_flow_auto_base_us(f);
 	if (!base_us)
 		base_us = 1000;
-	oscar_core_init(&f->st);
+	oscar_core_init(&f->st, h->p ? h->p : &oscar_defaults);
 	oscar_cfg_resolve(&f->c, h->p ? h->p : &oscar_defaults, mu,
 			  dcc_us_to_ns(base_us));
 	oscar_decide(&f->st, &f->c, &d);
@@ -672,6 +672,65 @@ int main(void)
 				     "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= 3; 999: not within 80 RTT)",
 				     pn[j], rv);
 		}
+	}
+
+	/*
+	 * 11. the start on a drop-tail buffer of one BDP: 16 flows start at
+	 * once, at line rate (the paper, a lossless fabric's start) and at
+	 * start_u_ppm = 100000 with u_hmi_pct = 100 (start low, double on an
+	 * empty queue).  Reported: drops in the first 20 RTT, RTTs until the
+	 * link carries >= 95% in every 0.5-RTT window of 10 RTT; and a lone
+	 * flow's RTTs to reach that, the price of the low start.
+	 */
+	{
+		struct oscar_params lo = oscar_defaults;
+		const struct oscar_params *ps[] = { &oscar_defaults, &lo };
+		const char *pn[] = { "line-rate start", "start_u 0.1, u_hmi_pct 100" };
+		u64 drops[2];
+		double fill[2], lone[2];
+
+		lo.start_u = OSCAR_PPM_TO_U(100000);
+		lo.hmi_pct = 100;
+		for (int j = 0; j < 2; j++) {
+			for (int n = 16; n >= 1; n -= 15) {
+				static u8 okw[200];
+				int w, i;
+
+				sim_init(&s, mu * 8, base, 0, 1);
+				s.m.link.limit_bytes = (u64)bdp_bytes(&s);
+				s.h.p = ps[j];
+				for (i = 0; i < n; i++)
+					flow_start(&s, i);
+				if (n == 16)
+					drops[j] = 0;
+				for (w = 0; w < 200; w++) {	/* 100 RTT in halves */
+					double sum = 0;
+
+					sim_run(&s, base / 2, t);
+					if (w < 40 && n == 16)	/* stats are per window */
+						drops[j] += s.m.st.drops;
+					for (i = 0; i < n; i++)
+						sum += t[i];
+					okw[w] = sum >= 0.95 * (double)s.mu;
+				}
+				for (w = 0; w + 20 <= 200; w++) {
+					for (i = w; i < w + 20 && okw[i]; i++)
+						;
+					if (i == w + 20)
+						break;
+				}
+				if (n == 16)
+					fill[j] = w + 20 <= 200 ? w * 0.5 : BURST_NEVER;
+				else
+					lone[j] = w + 20 <= 200 ? w * 0.5 : BURST_NEVER;
+				sim_free(&s);
+			}
+			printf("# start, %s: 16 flows on a 1-BDP drop-tail buffer: %llu drops in 20 RTT, link >= 95%% from %.1f RTT; a lone flow from %.1f RTT\n",
+			       pn[j], (unsigned long long)drops[j], fill[j], lone[j]);
+		}
+		ok(drops[1] * 10 <= drops[0] && fill[1] <= 5 && lone[1] <= 10,
+		   "start_u 0.1 with u_hmi_pct 100, 16 flows on 1 BDP: %llu drops in 20 RTT (<= 1/10 of the line-rate start's %llu), link filled from %.1f RTT (<= 5); a lone flow from %.1f RTT (<= 10; line-rate start %.1f)",
+		   (unsigned long long)drops[1], (unsigned long long)drops[0], fill[1], lone[1], lone[0]);
 	}
 
 	/*
