@@ -135,6 +135,7 @@ struct oscar_core {
 
 #define OSCAR_S_INIT	0x1	/* oscar_core_init() ran */
 #define OSCAR_S_OPEN	0x2	/* the open batch's stale_ns/shift are set */
+#define OSCAR_S_START	0x4	/* start phase: u doubles on an empty queue */
 
 /* dcc_decision.flags */
 #define OSCAR_D_BATCH	0x1	/* a batch closed (struct oscar_batch valid):
@@ -198,7 +199,7 @@ void oscar_decide(const struct oscar_core *st, const struct oscar_cfg *c,
 
 /* Alg. 2 lines 4-13 on one closed batch; exposed for the unit tests. */
 void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
-		    u32 u, bool app_limited, struct oscar_step *d);
+		    u32 u, bool app_limited, bool start, struct oscar_step *d);
 
 /* r = u * mu, bytes/s */
 u64 oscar_rate(const struct oscar_cfg *c, u32 u);

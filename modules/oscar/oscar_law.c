@@ -71,7 +71,7 @@ static u32 oscar_ratio(const struct oscar_cfg *c, u64 rate_bytes_ps)
 }
 
 void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
-		    u32 u, bool app_limited, struct oscar_step *d)
+		    u32 u, bool app_limited, bool start, struct oscar_step *d)
 {
 	const struct oscar_params *p = c->p;
 	u32 old = u;
@@ -82,10 +82,12 @@ void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
 	if (b->delay <= oscar_hai_ns(c)) {
 		/*
 		 * Alg. 2 line 4-5: the queue is empty, both signals are blind:
-		 * u += U_HAI, or (hmi_pct, off by default) by hmi_pct % of
-		 * itself if more.  u <= 2^20, hmi_pct <= 1000: < 2^30.
+		 * u += U_HAI, or by pct % of itself if more: u doubles (at
+		 * least) in the start phase, grows by u_hmi_pct (off by
+		 * default) after it.  u <= 2^20, pct <= 1000: < 2^30.
 		 */
-		u32 mi = (u32)div_u64((u64)u * p->hmi_pct, 100);
+		u32 pct = start ? max_t(u32, p->hmi_pct, 100) : p->hmi_pct;
+		u32 mi = (u32)div_u64((u64)u * pct, 100);
 
 		u = min(u + max(p->u_hai, mi), OSCAR_U_ONE);
 		d->branch = OSCAR_HAI;
@@ -125,6 +127,9 @@ void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
 		}
 		/* line 11: AI after every MIMD step, for fairness (Thm D.3) */
 		u += p->u_ai;
+		/* the start phase doubles below the target too (see init) */
+		if (start && d->branch == OSCAR_ACCEL)
+			u = max(u, 2 * old);
 	}
 
 	u = clamp_val(u, p->u_min, OSCAR_U_ONE);
@@ -146,8 +151,16 @@ static void oscar_batch_reset(struct oscar_core *st)
 
 /*
  * A flow starts at line rate (4.6), which a lossless fabric absorbs, or
- * at p->start_u for one that drops (start_u_ppm; the first batches then
- * find the rate: u_hmi_pct makes that O(log) steps).
+ * at p->start_u for one that drops (start_u_ppm).  Below line rate it
+ * starts in the start phase: u at least doubles on every batch whose
+ * delay is below D_target (empty queue or accelerating), until the first
+ * batch at or above it (the law takes over; HAI is additive again) or
+ * u = 1 -- slow start's doubling, per batch, with a delay exit.  Exiting
+ * at the first queue instead would leave a joiner at its start share
+ * wherever others already hold the target queue (the law scales rates,
+ * it does not equalise them; only U_AI does, slowly).  Only a starting
+ * flow doubles: flows that find an empty queue later (after others left)
+ * do not all double at once (tcp_oscar.c: differences from the paper).
  */
 void oscar_core_init(struct oscar_core *st, const struct oscar_params *p)
 {
@@ -156,7 +169,7 @@ void oscar_core_init(struct oscar_core *st, const struct oscar_params *p)
 
 	*st = (struct oscar_core){
 		.u = u,
-		.flags = OSCAR_S_INIT,
+		.flags = OSCAR_S_INIT | (u < OSCAR_U_ONE ? OSCAR_S_START : 0),
 	};
 }
 
@@ -256,8 +269,12 @@ static void oscar_on_batch(struct oscar_core *st, const struct oscar_cfg *c,
 			   struct oscar_batch *b)
 {
 	b->app_limited = st->app_lim * 2 > b->bls.samples;
-	oscar_law_step(c, &b->bls, st->u, b->app_limited, &b->step);
+	oscar_law_step(c, &b->bls, st->u, b->app_limited,
+		       st->flags & OSCAR_S_START, &b->step);
 	st->u = b->step.u;
+	/* the start phase ends at the target delay, or at line rate */
+	if (b->step.branch == OSCAR_DECEL || st->u >= OSCAR_U_ONE)
+		st->flags &= ~OSCAR_S_START;
 	st->last_delay_ns = (u32)min_t(u64, b->bls.delay, U32_MAX);
 	st->app_lim = 0;
 }

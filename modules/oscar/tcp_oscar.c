@@ -96,8 +96,17 @@
  *    (test_oscar_law).  A host delay above eps still costs the lone
  *    flow that share;
  *  - start_u_ppm (line rate by default, 4.6): a lower start for networks
- *    that drop (16 flows on a 1-BDP drop-tail buffer in the model: 85
- *    drops instead of 4124 at 0.1 of mu with u_hmi_pct 100);
+ *    that drop.  Below line rate a flow starts in a start phase: u at
+ *    least doubles per batch while the batch's delay is under D_target,
+ *    and the phase ends at the first batch at or above it (or at u = 1),
+ *    slow start with a delay exit (oscar_core_init()).  In the model, at
+ *    0.1 of mu, 16 flows on a 1-BDP drop-tail buffer lose 85 packets
+ *    instead of 4124, a lone flow ramps in 9 RTT instead of 1, and a
+ *    joiner is within 20% of half the link from 16 RTT (10 at line
+ *    rate).  Not the default: three joiners end their start phase at the
+ *    running flow's queue, below their share, which the law keeps (it
+ *    scales rates; only U_AI equalises them: not within 100 RTT, against
+ *    86 at line rate);
  *  - u_hmi_pct (off by default): on an empty queue u may grow by a share
  *    of itself instead of U_HAI's fixed step, so a flow left far below
  *    the link by a burst refills it in O(log) steps (model: 3-4.5 RTT
@@ -211,7 +220,7 @@ oscar_param(hyst_us, 0, 65535,
 oscar_param(min_samples, 3, 255,
 	    "ACKs a batch needs before it closes (paper: 3; 16 resists timestamp noise)");
 oscar_param(start_u_ppm, 1, 1000000,
-	    "u at a flow's start, ppm of mu (1000000: line rate, the paper's start for lossless fabrics)");
+	    "u at a flow's start, ppm of mu (1000000: line rate, the paper's start for lossless fabrics; lower: doubles per batch until D_target)");
 oscar_param(u_hmi_pct, 0, 1000,
 	    "empty queue: u grows by at least this % of itself per batch (0 = additive U_HAI only, as the paper)");
 /* read live, not snapshotted */

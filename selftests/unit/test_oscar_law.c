@@ -33,6 +33,7 @@
  *    standing queue take its fair share.
  */
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -680,20 +681,23 @@ int main(void)
 	/*
 	 * 10. the start on a drop-tail buffer of one BDP: 16 flows start at
 	 * once, at line rate (the paper, a lossless fabric's start) and at
-	 * start_u_ppm = 100000 with u_hmi_pct = 100 (start low, double on an
-	 * empty queue).  Reported: drops in the first 20 RTT, RTTs until the
-	 * link carries >= 95% in every 0.5-RTT window of 10 RTT; and a lone
-	 * flow's RTTs to reach that, the price of the low start.
+	 * start_u_ppm = 100000 (start low; the start phase doubles u per
+	 * batch below D_target).  Reported: drops in the first 20 RTT, RTTs
+	 * until the link carries >= 95% in every 0.5-RTT window of 10 RTT; a
+	 * lone flow's RTTs to reach that, the price of the low start; and
+	 * K = 1, 3 flows joining one running flow: RTTs until every flow
+	 * carries 1/(K+1) +-20% in every 2-RTT window of 10 RTT (the law
+	 * scales rates, so a joiner that ends its start below its share is
+	 * left to U_AI).
 	 */
 	{
 		struct oscar_params lo = oscar_defaults;
 		const struct oscar_params *ps[] = { &oscar_defaults, &lo };
-		const char *pn[] = { "line-rate start", "start_u 0.1, u_hmi_pct 100" };
+		const char *pn[] = { "line-rate start", "start_u 0.1 (start phase)" };
 		u64 drops[2];
-		double fill[2], lone[2];
+		double fill[2], lone[2], join[2][2];
 
 		lo.start_u = OSCAR_PPM_TO_U(100000);
-		lo.hmi_pct = 100;
 		for (int j = 0; j < 2; j++) {
 			for (int n = 16; n >= 1; n -= 15) {
 				static u8 okw[200];
@@ -720,48 +724,90 @@ int main(void)
 					sustained_from(okw, 200, 20, 0.5);	/* 10 RTT */
 				sim_free(&s);
 			}
-			printf("# start, %s: 16 flows on a 1-BDP drop-tail buffer: %llu drops in 20 RTT, link >= 95%% from %.1f RTT; a lone flow from %.1f RTT\n",
-			       pn[j], (unsigned long long)drops[j], fill[j], lone[j]);
+			for (int k = 1; k <= 3; k += 2) {
+				static u8 okw[50];
+				int w, i;
+
+				sim_init(&s, mu * 8, base, 0, 1);
+				s.h.p = ps[j];
+				flow_start(&s, 0);
+				sim_run(&s, 50 * base, NULL);
+				for (i = 1; i <= k; i++)
+					flow_start(&s, i);
+				for (w = 0; w < 50; w++) {	/* 100 RTT in 2-RTT windows */
+					sim_run(&s, 2 * base, t);
+					okw[w] = 1;
+					for (i = 0; i <= k; i++)
+						okw[w] &= fabs(t[i] * (k + 1) / (double)s.mu - 1) <= 0.2;
+				}
+				join[j][k / 2] = sustained_from(okw, 50, 5, 2);
+				sim_free(&s);
+			}
+			printf("# start, %s: 16 flows on a 1-BDP drop-tail buffer: %llu drops in 20 RTT, link >= 95%% from %.1f RTT; a lone flow from %.1f RTT; K = 1/3 joiners fair from %.0f/%.0f RTT\n",
+			       pn[j], (unsigned long long)drops[j], fill[j], lone[j], join[j][0], join[j][1]);
 		}
+		ok(join[0][0] <= 20 && join[1][0] <= 20,
+		   "a joiner and the running flow within 20%% of 1/2 from %.0f RTT (line-rate start), %.0f RTT (start_u 0.1) (<= 20)",
+		   join[0][0], join[1][0]);
+		todo(join[1][1] <= 20, "a joiner leaves the start phase at the running flow's target queue, below its share, and only U_AI equalises",
+		     "start_u 0.1: K = 3 joiners and the running flow within 20%% of 1/4 from %.0f RTT (<= 20; 999: not in 100 RTT; line-rate start %.0f)",
+		     join[1][1], join[0][1]);
 		ok(drops[1] * 10 <= drops[0] && fill[1] <= 5 && lone[1] <= 10,
-		   "start_u 0.1 with u_hmi_pct 100, 16 flows on 1 BDP: %llu drops in 20 RTT (<= 1/10 of the line-rate start's %llu), link filled from %.1f RTT (<= 5); a lone flow from %.1f RTT (<= 10; line-rate start %.1f)",
+		   "start_u 0.1 (doubling in the start phase), 16 flows on 1 BDP: %llu drops in 20 RTT (<= 1/10 of the line-rate start's %llu), link filled from %.1f RTT (<= 5); a lone flow from %.1f RTT (<= 10; line-rate start %.1f)",
 		   (unsigned long long)drops[1], (unsigned long long)drops[0], fill[1], lone[1], lone[0]);
 	}
 
 	/*
 	 * 11. mixed base RTTs, as a user runs OSCAR (auto RTT_base, each flow
 	 * its own destination, so no shared minimum between the classes):
-	 * two flows of 1 ms and two of 2 ms, staggered by 20 RTT.  Each
-	 * class's D_target = 1.5 of its own RTT_base, so the long flows'
-	 * standing queue (up to 1 ms) is above what the short ones allow
-	 * (0.5 ms) and reads as congestion to them.  Goal: no flow below half
-	 * its fair share, Jain >= 0.9, utilisation >= 0.95.
+	 * two flows of 1 ms and two of 2 ms, staggered by 20 RTT, short
+	 * first and long first.  Each class's D_target = 1.5 of its own
+	 * RTT_base, so the long flows' standing queue (up to 1 ms) is above
+	 * what the short ones allow (0.5 ms) and reads as congestion to
+	 * them.  Goal: no flow below half its fair share, Jain >= 0.9,
+	 * utilisation >= 0.95.  With the line-rate start the short flows
+	 * starve; the start phase (start_u 0.1) is reported beside it: the
+	 * law scales rates and keeps the split the starts leave.
 	 */
 	{
-		double lo = 1e300, tot = 0;
+		struct oscar_params lo = oscar_defaults;
+		const struct oscar_params *ps[] = { &oscar_defaults, &lo };
+		const char *pn[] = { "line-rate start", "start_u 0.1" };
 
-		sim_init(&s, mu * 8, base, 0, 1);
-		s.h.base_us = 0;
-		s.h.share_base = false;
-		flow_start_rtt(&s, 0, s.base_ns);
-		sim_run(&s, 20 * base, NULL);
-		flow_start_rtt(&s, 1, 2 * s.base_ns);
-		sim_run(&s, 20 * base, NULL);
-		flow_start_rtt(&s, 2, s.base_ns);
-		sim_run(&s, 20 * base, NULL);
-		flow_start_rtt(&s, 3, 2 * s.base_ns);
-		sim_run(&s, 100 * base, NULL);
-		sim_run(&s, 200 * base, t);
-		for (int i = 0; i < 4; i++) {
-			tot += t[i];
-			lo = t[i] < lo ? t[i] : lo;
+		lo.start_u = OSCAR_PPM_TO_U(100000);
+		for (int j = 0; j < 2; j++) {
+			double worst_lo = 1e300, worst_j = 1, worst_u = 1;
+			char sh[160] = "";
+
+			for (int order = 0; order < 2; order++) {
+				double lo_t = 1e300, tot = 0;
+
+				sim_init(&s, mu * 8, base, 0, 1);
+				s.h.base_us = 0;
+				s.h.share_base = false;
+				s.h.p = ps[j];
+				for (int i = 0; i < 4; i++) {
+					flow_start_rtt(&s, i, ((i + order) & 1 ? 2 : 1) * s.base_ns);
+					sim_run(&s, (i < 3 ? 20 : 100) * base, NULL);
+				}
+				sim_run(&s, 200 * base, t);
+				for (int i = 0; i < 4; i++) {
+					tot += t[i];
+					lo_t = t[i] < lo_t ? t[i] : lo_t;
+				}
+				snprintf(sh + strlen(sh), sizeof(sh) - strlen(sh), "%s%s first %.3f %.3f %.3f %.3f",
+					 order ? "; " : "", order ? "long" : "short", t[0] / (double)s.mu,
+					 t[1] / (double)s.mu, t[2] / (double)s.mu, t[3] / (double)s.mu);
+				worst_lo = lo_t < worst_lo ? lo_t : worst_lo;
+				worst_j = jain(t, 4) < worst_j ? jain(t, 4) : worst_j;
+				worst_u = tot / (double)s.mu < worst_u ? tot / (double)s.mu : worst_u;
+				sim_free(&s);
+			}
+			todo(worst_lo >= 0.5 * (double)s.mu / 4 && worst_j >= 0.9 && worst_u >= 0.95,
+			     "each RTT class has its own D_target: the long flows' standing queue starves the short ones",
+			     "mixed base RTTs 1/2 ms, auto RTT_base, %s: shares of mu %s (each >= 0.125), worst Jain %.4f (>= 0.9), worst utilisation %.3f (>= 0.95)",
+			     pn[j], sh, worst_j, worst_u);
 		}
-		todo(lo >= 0.5 * (double)s.mu / 4 && jain(t, 4) >= 0.9 && tot >= 0.95 * (double)s.mu,
-		     "each RTT class has its own D_target: the long flows' standing queue starves the short ones",
-		     "mixed base RTTs 1/2/1/2 ms, auto RTT_base: shares %.3f %.3f %.3f %.3f of mu (each >= 0.125), Jain %.4f (>= 0.9), utilisation %.3f (>= 0.95), queue %.3f ms",
-		     t[0] / (double)s.mu, t[1] / (double)s.mu, t[2] / (double)s.mu, t[3] / (double)s.mu,
-		     jain(t, 4), tot / (double)s.mu, model_mean_q_bytes(&s.m) / (double)s.mu * 1e3);
-		sim_free(&s);
 	}
 
 	printf("1..%d\n", tests_run);
