@@ -213,6 +213,25 @@ static void check_batch(const struct sock_model *ca, const struct oscar_batch *b
 		    (unsigned long long)b->bls.delay, ca->max_rtt_ns);
 }
 
+/*
+ * The start phase (a start below line rate): while in it, a batch below
+ * D_target at least doubles u (up to 1); it ends at the first batch at or
+ * above D_target or at u = 1, and never comes back.
+ */
+static void check_start(const struct sock_model *ca, const struct oscar_batch *b,
+			u32 old, bool was_start)
+{
+	const struct oscar_step *d = &b->step;
+	bool in = ca->st.flags & OSCAR_S_START;
+
+	FUZZ_ASSERT(!in || was_start, "the start phase came back (u %u)", d->u);
+	FUZZ_ASSERT(!in || (d->branch != OSCAR_DECEL && d->u < OSCAR_U_ONE),
+		    "still in the start phase after branch %u, u %u", d->branch, d->u);
+	FUZZ_ASSERT(!was_start || d->branch == OSCAR_DECEL ||
+		    d->u >= (2 * old < OSCAR_U_ONE ? 2 * old : OSCAR_U_ONE),
+		    "start phase, branch %u: u %u -> %u, not doubled", d->branch, old, d->u);
+}
+
 /* ---- events ------------------------------------------------------------ */
 
 /* An RTT in ns over 1 us .. 1 s, with a sub-microsecond part. */
@@ -230,6 +249,7 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 	struct dcc_sample s = { 0 };
 	struct oscar_batch b;
 	u32 old = ca->st.u;
+	bool was_start;
 
 	/* idle gaps up to 2 s, or a few ns */
 	ca->now_ns += f & 1 ? fz_span(in, 0, 2000000000) : fz_raw(in, 2);
@@ -254,9 +274,11 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 	if (!s.why && !s.first_window && rtt > ca->max_rtt_ns)
 		ca->max_rtt_ns = rtt;
 
+	was_start = ca->st.flags & OSCAR_S_START;
 	oscar_on_ack(&ca->st, &ca->c, &s, &ca->d, &b);
 	if (ca->d.flags & OSCAR_D_BATCH) {
 		check_batch(ca, &b, old);
+		check_start(ca, &b, old, was_start);
 		refresh_inputs(ca, &b);
 	} else {
 		FUZZ_ASSERT(ca->st.u == old, "u %u -> %u without a batch", old,
