@@ -145,7 +145,7 @@ static void oscar_batch_reset(struct oscar_core *st)
 }
 
 /*
- * A flow starts at line rate (4.6), which a lossless fabric absorbs, or
+ * A flow starts at line rate (4.2), which a lossless fabric absorbs, or
  * at p->start_u for one that drops (start_u_ppm; the first batches then
  * find the rate: u_hmi_pct makes that O(log) steps).
  */
