@@ -5,7 +5,7 @@
 # module's tunables.  Scale: 100 Mbit/s, 10 ms base RTT (BDP 125 KB, 83
 # packets).  q_B = 5 ms = 0.5 RTT_min: the paper's ratio is 0.25 (5 us of
 # a 20 us RTT_min), but the guest's software RTT noise is hundreds of us,
-# and q_B must sit well above it (spec ccc.md 5); 5 ms is 42 packets.  R_l
+# and q_B must sit well above that noise; 5 ms is 42 packets.  R_l
 # = the bottleneck rate (the paper's many-to-one: host link = bottleneck),
 # RTT_min = tcp_min_rtt(), under-utilisation margin 5% RTT_min = 0.5 ms,
 # gamma 0.2: the paper's values.  The values come from testbed_params.sh

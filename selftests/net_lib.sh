@@ -38,7 +38,8 @@
 #   keep the ECT codepoint their sender sets (a NEEDS_ECN CC keeps ECT on
 #   without negotiation, as dctcp does).  Needs act_pedit, act_csum, cls_u32.
 #
-#   Spraying (--paths P > 1), after [M]'s model (spec swift.md/nscc.md §6):
+#   Spraying (--paths P > 1), after the model of [M] ("Congestion Control
+#   for Spraying with Congested Paths", section II, Fig. 1):
 #   the forward netem on ifb f<i> becomes a prio qdisc with P bands, each a
 #   netem "path" (fwd delay, plus --congested-ms on the first K bands), and
 #   P-1 cls_basic filters meta(random) send each packet to band k with

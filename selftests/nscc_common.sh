@@ -4,15 +4,15 @@
 # Shared setup of the NSCC / MNSCC scenario tests (issue 7).
 #
 # Scale: 100 Mbit/s bottleneck, 10 ms base RTT (BDP 125 KB = 83 packets).
-# The datacenter settings scaled to it (spec 5, 7.3):
+# The datacenter settings scaled to it:
 #  - nic_mbps = 100 (the bottleneck is the host link), network_rtt_us =
 #    10000 (fixed, so the gains do not follow the guest's ~1 ms of host
 #    latency): scale_a = 125 KB / 150 KB = 0.83, so fi, eta and fast
 #    increase are almost exactly the reference network's steps;
 #  - target_Qdelay = 5 ms = 0.5 base RTT (FASTFLOW's target; UE's default
 #    1.0 would sit above what maxwnd = 1.5 BDP lets one flow queue, and
-#    5 ms is 5x the guest's RTT noise, where spec A6 wants >= 4x);
-#  - ECN: RED step marking at K = 75 KB = 6 ms = 0.6 BDP (in the spec's
+#    5 ms is 5x the guest's RTT noise);
+#  - ECN: RED step marking at K = 75 KB = 6 ms = 0.6 BDP (in the UE code's
 #    Kmin..Kmax = 0.2..0.8 BDP), above a lone flow's standing queue (<=
 #    0.5 BDP by maxwnd) and above the target, so marks and high delay come
 #    together (MD quadrant) when flows share the link;

@@ -25,7 +25,7 @@ oscar_require() {
 	fi
 	modprobe tcp_oscar || ktap_skip_all "modprobe tcp_oscar failed"
 	# mu = the bottleneck rate, D_target 1.5 RTT_base, RTT_base =
-	# tcp_min_rtt; epsilon must exceed the delay noise (spec 5): the guest's
+	# tcp_min_rtt; epsilon must exceed the delay noise: the guest's
 	# loaded RTT sits ~1 ms above its idle minimum, above the auto value
 	# base/12: 1.5 ms; tau trades responsiveness for noise robustness
 	# (paper 4.4, App. C.3): on this testbed a half-RTT batch lets the

@@ -15,8 +15,7 @@
 # >= 70% of the link.
 #
 # The senders tolerate 300 packets of reordering (net_setup --reorder-tol:
-# RACK off, dupthresh 300), as the spec (nscc.md 6, "Reordering") asks of
-# spray tests and as a sprayed fabric's transport does (UE's SLEEK
+# RACK off, dupthresh 300), as a sprayed fabric's transport does (UE's SLEEK
 # tolerates ~1.5 cwnd).  A packet of the slow path arrives 20 ms x 8.3
 # packets/ms = ~166 packets late.  Linux's default RACK caps its reorder
 # window at srtt (~17 ms here), so it declares each such packet lost:

@@ -3,8 +3,8 @@
 #
 # Shared setup of the TIMELY / patched TIMELY / SQCC scenario tests.
 #
-# Scale (spec sqcc.md 7.4, relative thresholds): 100 Mbit/s, 10 ms base
-# RTT, 1514-byte packets.  The paper's 10 Gbit/s thresholds scale with
+# Scale (relative thresholds): 100 Mbit/s, 10 ms base RTT, 1514-byte
+# packets.  The paper's 10 Gbit/s thresholds scale with
 # seg/C: T_low0 = 64 KB / 100 Mbit/s = 5.2 ms -> 5 ms, T_high = 10 T_low0
 # = 50 ms (the paper's 50/500 us), both as queueing delay above the base
 # RTT, so queues in packets compare with the paper's directly (T_low = 42,
@@ -69,7 +69,7 @@ timely_report() { # PREFIX
 # instead of failing the run; a pass is a pass.  Thresholds unchanged.
 
 # queue statistics of a run's window from queue.csv (packets):
-# "mean std p1 p99 empty_frac"; oscillation range = p99 - p1 (spec G10)
+# "mean std p1 p99 empty_frac"; oscillation range = p99 - p1 (paper: max - min)
 timely_qstats() { # T1 T2
 	local col
 	col=$(awk -F, -v t1="$1" -v t2="$2" \

@@ -16,8 +16,8 @@
  *
  * The batch origin t0 is the send time of the sample that closed the
  * previous batch (Alg. 1; the origin sample belongs to the previous batch),
- * so n packets over span = t_last - t0 is an unbiased rate (spec oscar.md
- * section 8-6).
+ * so n packets over span = t_last - t0 is an unbiased rate (an origin at the
+ * batch's own first sample would overstate it by n/(n-1)).
  *
  * Overflow safety.  x = send - t0 and y = delay - y0 (y0 = first delay of
  * the batch) are both taken relative to the batch, after a right shift by

@@ -48,7 +48,7 @@
 #define CCC_Q 16
 #define CCC_ONE (1 << CCC_Q)		/* 1.0 in Q16 */
 #define CCC_SHARE_ONE CCC_ONE		/* a rate equal to R_l */
-#define CCC_QV_MAX 16			/* q_v clamp (spec 2.2 step 6) */
+#define CCC_QV_MAX 16			/* q_v <= 16 (not in the paper) */
 #define CCC_QV_NEAR_DEFAULT (CCC_ONE / 20)	/* |q_v| < 0.05: "near C" (4.3.4) */
 #define CCC_FAIR_AI_DEFAULT (CCC_ONE / 32)	/* R_l/32 per RTT_min, see ccc_law.c */
 #define CCC_NREC 5			/* S records (4.3.4) */
@@ -60,8 +60,8 @@
 
 /*
  * The six regions of the (q, q_v) plane (paper Fig. 4).  The paper draws
- * them but never states their boundaries; these are the reconstruction
- * of spec ccc.md 4.1 (marked [R] there), with one change at q_v = 0, see
+ * them but never states their boundaries; these are reconstructed to fit
+ * its text (4.2, 4.3.3, 4.3.4), with one change at q_v = 0, see
  * ccc_region() in ccc_law.c.
  */
 enum ccc_region {
@@ -120,7 +120,7 @@ struct ccc_params {
 	u32 gamma_q16;	/* q_v EWMA weight of the old value (0.2 = 13107) */
 	u32 qv_near;	/* |q_v| < qv_near: "q_v is 0" (0.05 = 3277, 4.3.4) */
 	u32 fair_ai;	/* stalled-H^i additive step per RTT_min, share of
-			 * R_l Q16 (<= 2^16; 0 = off, paper-exact) [R]
+			 * R_l Q16 (<= 2^16); not in the paper: 0 = off
 			 */
 	u16 ut_pct;	/* under-utilised iff q <= ut_pct % of RTT_min (4.3.4) */
 	u16 span_pct;	/* q_v: an LSQ batch spans >= span_pct % of RTT_min */
@@ -156,7 +156,7 @@ struct ccc_cfg {
  * slope is then EWMA'd into q_v with gamma as eq. 4 does per ACK.  Eq.
  * 4's two-point slope is the K = 2 case; with software timestamps one
  * ACK gap (~120 us at 100 Mbit/s) against hundreds of us of noise gives
- * |slope| >> 1, so a batch it is (spec 2.2 step 6).  The slope itself is
+ * |slope| >> 1, so a batch it is (a Linux adaptation).  The slope itself is
  * dcc_lib's dcc_bls_slope_q16(); the sums are kept here, 28 bytes instead
  * of struct dcc_bls's 64, because CCC's state must fit icsk_ca_priv.
  *
@@ -233,7 +233,7 @@ bool ccc_cfg_resolve(struct ccc_cfg *c, const struct ccc_params *p,
 void ccc_cfg_changed(struct ccc_state *s, u32 old_rttmin_ns,
 		     const struct ccc_cfg *c);
 
-/* State at the start of a flow: rate r0, S0 = r0 (spec 4.6, 8-7). */
+/* State at the start of a flow: rate r0, S0 = r0 (the paper has no S0). */
 void ccc_state_init(struct ccc_state *s, const struct ccc_cfg *c, u64 r0);
 
 /*
@@ -253,7 +253,7 @@ u8 ccc_region(const struct ccc_cfg *c, u32 q_ns, s32 qv, s32 delta);
  * c->rttmin_ns != 0): updates @st, fills @d (rate, cwnd, CCC_D_* flags)
  * and, if not NULL, @info.  @round_start: this ACK begins a new
  * delivered-based RTT round (the glue's tp->delivered bookkeeping, as
- * BBR's; spec 8-8).
+ * BBR's; the paper does not say how it counts RTTs).
  */
 void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,
 		const struct dcc_sample *s, bool round_start,
@@ -263,7 +263,10 @@ void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,
 void ccc_decide(const struct ccc_state *st, const struct ccc_cfg *c,
 		struct dcc_decision *d);
 
-/* cwnd cap for rate r: r * (RTT_min + q_B) * gain_pct / 100, bytes (6.4) */
+/*
+ * cwnd cap for rate r: r * (RTT_min + q_B) * gain_pct / 100, bytes (the
+ * paper's cap, 5, is r * RTT_min)
+ */
 u64 ccc_cwnd_bytes(const struct ccc_cfg *c, u64 rate);
 
 /* S as bytes/s */

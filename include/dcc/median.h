@@ -4,8 +4,8 @@
  *
  * MSwift and MNSCC replace the per-ACK delay with the median of the last
  * H delays so that a minority of packets crossing congested paths cannot
- * drive the controller (mswift-mnscc.txt, Thm 6); CCC/OSCAR can use a
- * 3-tap median as a spike prefilter.
+ * drive the controller ("Congestion Control for Spraying with Congested
+ * Paths", Thm 6); CCC/OSCAR can use a 3-tap median as a spike prefilter.
  *
  * The window keeps two arrays of the same capacity in caller-provided
  * storage: a ring in arrival order and the same values sorted.  A push is a

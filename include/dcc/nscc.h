@@ -93,7 +93,7 @@ struct nscc_params {
 	u32 fi_x100;		/* fair increase, MSS_ref per RTT: 5 */
 	u32 eta_x100;		/* eta, MSS_ref per network RTT: 0.15 */
 	u32 fi_scale_x100;	/* fast increase per acked byte: 0.25 */
-	u32 fi_thresh_us;	/* 0 = 1 us * network_rtt / 12 us (A8) */
+	u32 fi_thresh_us;	/* 0 = 1 us * network_rtt / 12 us ([H]: 1 us) */
 	u32 gamma_pct;		/* MD gain: 0.8 */
 	u32 md_floor_pct;	/* MD keeps at least this: 0.5 */
 	u32 delay_alpha_ppm;	/* EWMA gain: 0.0125 */
@@ -105,9 +105,9 @@ struct nscc_params {
 	u32 noecn_mark_pct;	/* ECN off: delay >= this % of target marks */
 	u32 ecn_backstop_pct;	/* ECN on: delay >= this % of target marks */
 	u32 median_hmax;	/* MNSCC: max window H (Eq. 9: 4) */
-	u32 median_ewma;	/* MNSCC: feed the EWMA the median (A1) */
-	u32 median_lower;	/* MNSCC: even H takes the lower median (A2) */
-	u32 cwnd_limited_only;	/* increase only when cwnd-limited (A15) */
+	u32 median_ewma;	/* MNSCC: feed the EWMA the median (option) */
+	u32 median_lower;	/* MNSCC: even H takes the lower median */
+	u32 cwnd_limited_only;	/* increase only when cwnd-limited */
 	u32 pacing_gain_pct;	/* kernel glue: pacing = gain cwnd / srtt */
 };
 

@@ -176,7 +176,7 @@ static inline u64 oscar_dt_ns(const struct oscar_cfg *c)
 	return div_u64((u64)c->base_ns * c->p->dt_pct, 100);
 }
 
-/* Start a flow: u = 1 (line rate, 4.6), empty batch. */
+/* Start a flow: u = 1 (line rate, 4.2), empty batch. */
 void oscar_core_init(struct oscar_core *st, const struct oscar_params *p);
 
 /*

@@ -49,7 +49,7 @@ bool ccc_cfg_resolve(struct ccc_cfg *c, const struct ccc_params *p,
 	u64 line = clamp_t(u64, line_bytes_ps, 1, DCC_RATE_MAX_BPS);
 	u32 rtt = min_t(u32, rttmin_ns, CCC_RTT_MAX_NS);
 	u64 r_max = min_t(u64, line, max_pacing);
-	/* spec 4.5: max(R_l / 1024, 2 MSS per RTT_min); 2^17 * 2^30 */
+	/* r_min (ours): max(R_l / 1024, 2 MSS per RTT_min); 2^17 * 2^30 */
 	u64 r_min = max_t(u64, line >> 10,
 			  div_u64((u64)2 * max_t(u32, mss, 1) * DCC_NSEC_PER_SEC,
 				  max_t(u32, rtt, 1)));
@@ -123,7 +123,7 @@ void ccc_state_init(struct ccc_state *s, const struct ccc_cfg *c, u64 r0)
 {
 	*s = (struct ccc_state){ 0 };
 	s->rate = clamp_val(r0, (u64)c->r_min, c->r_max);
-	s->basis = ccc_share(c, s->rate);	/* S0 = r0 (spec 8-7) */
+	s->basis = ccc_share(c, s->rate);	/* S0 = r0: a guess */
 	s->region = CCC_H2I;			/* not A: no S update yet */
 }
 
@@ -222,7 +222,7 @@ static bool ccc_grad_update(struct ccc_state *s, const struct ccc_cfg *c,
 	return true;
 }
 
-/* v_ai bookkeeping (4.3.4; the round counting is spec 8-8 [R]) */
+/* v_ai bookkeeping (4.3.4; the round counting, cap and reset are ours) */
 static void ccc_vai_update(struct ccc_state *s, const struct ccc_cfg *c,
 			   u32 q, u32 ut, bool round_start)
 {
@@ -248,11 +248,12 @@ s32 ccc_delta(const struct ccc_cfg *c, u32 q_ns, s32 qv)
 }
 
 /*
- * Regions (paper Fig. 4; boundaries reconstructed, spec ccc.md 4.1 [R]):
- * the curve delta = 0, the vertical q = q_B and the horizontal q_v = 0
- * through the target (q_B, 0) cut the plane into six regions.
+ * Regions (paper Fig. 4; the text never states the boundaries, so they
+ * are reconstructed to fit 4.2, 4.3.3 and 4.3.4): the curve delta = 0,
+ * the vertical q = q_B and the horizontal q_v = 0 through the target
+ * (q_B, 0) cut the plane into six regions.
  *
- * One deliberate difference from the spec's table: q_v ~ 0 with q < q_B
+ * One deliberate difference from that plain cut: q_v ~ 0 with q < q_B
  * (an idle or steady link: delay and gradient both 0, DAC 1) belongs to
  * H_2^i, not H_1^i; H_1^i is the clearly draining queue, q_v <= -0.05
  * (the paper's own tolerance for "q_v is 0", 4.3.4).  Otherwise H_1^i's
@@ -261,9 +262,9 @@ s32 ccc_delta(const struct ccc_cfg *c, u32 q_ns, s32 qv)
  * link in 280 us, Table 1) would be impossible; in H_2^i it ramps at
  * 0.1 * v_ai * S per RTT, v_ai doubling every idle RTT.
  *
- * The q <= 4 q_B bound of A^d mirrors A^i's q_v >= -1 bound [R]; A^d and
- * H_2^d use the same rule, so it only changes the S bookkeeping and the
- * telemetry (spec 8-1).
+ * The q <= 4 q_B bound of A^d mirrors A^i's q_v >= -1 bound (reconstructed
+ * too: an A^d open to the right fits the text as well); A^d and H_2^d use
+ * the same rule, so it only changes the S bookkeeping and the telemetry.
  */
 u8 ccc_region(const struct ccc_cfg *c, u32 q_ns, s32 qv, s32 delta)
 {
@@ -308,9 +309,9 @@ static bool ccc_qv_near0(const struct ccc_cfg *c, s32 qv)
  * The aggregate is close to C only if the queue is neither growing nor
  * empty: an idle link also has q_v = 0 (DAC 1).  So a rate is recorded
  * when |q_v| < 0.05 and q > ut_us (the under-utilisation margin), in any
- * region [R].  The spec (8-7) records only inside A; that leaves S at its
- * initial value (S0 = r0 = R_l after a line-rate start) until the first
- * A visit, and in an N-flow incast, which drains through H^d and often
+ * region (the paper does not say where).  Recording only inside A leaves
+ * S at its initial value (S0 = r0 = R_l after a line-rate start) until the
+ * first A visit, and in an N-flow incast, which drains through H^d and often
  * refills through H^i before it ever reaches A, N flows probing with
  * S = R_l add N times too much (the model's 8-to-1 incast oscillated
  * between 0.4 and 3.7 C with it).
@@ -332,15 +333,15 @@ static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
 	cnt = (s->flags & CCC_S_REC_FULL) ? CCC_NREC : s->rec_idx;
 	/*
 	 * On leaving A (4.3.4); and, while S is still the initial guess S0,
-	 * on entering H^i [R], so that a flow whose first records came from
-	 * H^d does not probe with S0.
+	 * on entering H^i (not in the paper), so that a flow whose first
+	 * records came from H^d does not probe with S0.
 	 */
 	if (!cnt) {
 		/*
 		 * No record yet: S0 = r0 is only a guess (the paper gives
 		 * none).  After a line-rate start, r0 = R_l is N times C/N
 		 * for N flows, so until the first records S follows r down
-		 * [R]: a flow's rate after its first decrease has C/N's
+		 * (ours too): a flow's rate after its first decrease has C/N's
 		 * magnitude, which is all S is for ("roughly estimated").
 		 */
 		if (!(s->flags & CCC_S_BASIS_SET))
@@ -367,11 +368,12 @@ static u32 ccc_rho(const struct ccc_cfg *c, u32 itv)
 
 /*
  * A^i, the analytical rule (eq. 8): u = delta(q_pred) * M / RTT_min,
- * q_pred = q + Itv * q_v (App. A).  M is the bytes this ACK covers (spec
- * 8-5 [R]) and Itv the interval per packet it covers: the paper has one
+ * q_pred = q + Itv * q_v (App. A).  M is the bytes this ACK covers and Itv
+ * the interval per packet it covers (a Linux adaptation): the paper has one
  * ACK per packet of size M, so a stretch ACK or a GRO batch of k packets
  * carries the steps of the k ACKs it stands for.  Itv is bounded by
- * RTT_min in the prediction and q_pred floored (spec 8-6 [R]).
+ * RTT_min in the prediction and q_pred floored (not in the paper, which
+ * leaves log2 of a q_pred <= 0 undefined).
  */
 static s64 ccc_step_analytical(const struct ccc_state *s,
 			       const struct ccc_cfg *c,
@@ -399,7 +401,7 @@ static s64 ccc_step_probe_up(const struct ccc_state *s, const struct ccc_cfg *c,
 	u64 mag;
 
 	if (!i->f || app_limited)
-		return 0;	/* an idle app is not spare capacity (8-10) */
+		return 0;	/* an idle app is not spare capacity (ours) */
 	if (i->region == CCC_H1I) {
 		/* 0.5 Irr/R_l * max(0, 1 - 2 r/R_l) */
 		r2 = 2 * ccc_share(c, s->rate);
@@ -432,7 +434,7 @@ static s64 ccc_step_probe_down(const struct ccc_state *s,
 }
 
 /*
- * Stalled H^i: the additive fairness step [R].
+ * Stalled H^i: the additive fairness step (not in the paper).
  *
  * In H^i the paper lets only flows below Irr = R_l (1 - q/q_B)
  * increase (f, eq. 9), so that "the gap among unfair flows is
@@ -499,7 +501,7 @@ static s64 ccc_step(const struct ccc_state *s, const struct ccc_cfg *c,
 	return u + ccc_fair_step(s, c, i, i->q_ns, ut, smp->app_limited);
 }
 
-/* r(k+1) = r(k) + u(k), kept in [r_min, r_max] (spec 4.5 [R]) */
+/* r(k+1) = r(k) + u(k), kept in [r_min, r_max] (bounds not in the paper) */
 static void ccc_rate_update(struct ccc_state *s, const struct ccc_cfg *c,
 			    s64 u)
 {
@@ -555,7 +557,7 @@ u64 ccc_cwnd_bytes(const struct ccc_cfg *c, u64 rate)
 	/*
 	 * The paper caps inflight at r * RTT_min (5); at the target the
 	 * RTT is RTT_min + q_B, so that cap would hold the flow below r.
-	 * Adding q_B (spec 6.4 [R]) makes it bind only above the target.
+	 * Adding q_B (not in the paper) makes it bind only above the target.
 	 */
 	u64 w = dcc_rate_time_bytes(rate, (u64)c->rttmin_ns + c->p->qb_ns,
 				    DCC_NSEC_PER_SEC);

@@ -48,7 +48,7 @@
  *	regions A^i..H_2^d		enum ccc_region (include/dcc/ccc.h)
  * The law itself is plain C in ccc_law.c (userspace-tested).
  *
- * Linux adaptations (spec ccc.md 6.7; what the paper leaves open):
+ * Linux adaptations (what the paper leaves open or assumes away):
  *  - RTT and ACK times from dcc_sample (ns; the RTT is the stack's us
  *    sample today); q_v from least squares over
  *    batches of >= min_samples ACKs spanning >= span_pct of RTT_min, then
@@ -98,16 +98,16 @@
 /* ---- tunables (validated; one immutable snapshot per socket) ---------- */
 
 static u32 q_b_us = 50;		/* q_B: paper 5 (NS-3), 20 (testbed); 50 for
-				 * Linux software timestamps (spec 5)
+				 * Linux software timestamps, above their noise
 				 */
 static u32 line_rate_mbps;	/* R_l; 0 = estimate */
 static u32 base_rtt_us;		/* RTT_min; 0 = tcp_min_rtt() */
 static u32 gamma_pct = 20;	/* gamma = 0.2 (6.1) */
 static u32 ut_pct = 5;		/* under-utilised: q <= 5% RTT_min (4.3.4) */
 static u32 qv_near_pct = 5;	/* |q_v| < 0.05 (4.3.4) */
-static u32 span_pct = 25;	/* q_v batch >= RTT_min / 4 (spec 5) */
-static u32 min_samples = 8;	/* q_v batch >= 8 ACKs (spec 5) */
-static u32 n_ai_max = 10;	/* v_ai <= 2^10 (spec 8-8) */
+static u32 span_pct = 25;	/* q_v batch >= RTT_min / 4 (Linux choice) */
+static u32 min_samples = 8;	/* q_v batch >= 8 ACKs (eq. 4 uses 2) */
+static u32 n_ai_max = 10;	/* v_ai <= 2^10 (the paper sets no cap) */
 static u32 cwnd_gain_pct = 100;	/* cwnd = r (RTT_min + q_B) */
 static u32 start_mode;		/* 0: r0 = R_l (paper), 1: IW / RTT */
 static u32 init_rate_mbps = 100;	/* estimate mode: R_l floor */
@@ -297,7 +297,7 @@ static void ccc_init(struct sock *sk)
 		r0 = div_u64((u64)TCP_INIT_CWND * tp->mss_cache * NSEC_PER_SEC,
 			     ca->cfg.rttmin_ns);
 	else
-		r0 = ca->cfg.line_bytes_ps;	/* line rate (spec 4.6) */
+		r0 = ca->cfg.line_bytes_ps;	/* line rate, as in 3.1 */
 	ccc_state_init(&ca->st, &ca->cfg, r0);
 
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
@@ -337,7 +337,7 @@ static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	if (unlikely(!ca->cfg.rttmin_ns))	/* the first RTT sample */
 		ccc_resolve(sk, ca, NULL, max_t(u32, s.rtt_ns, 1));
 
-	/* BBR-style delivered-based RTT rounds (spec 8-8) */
+	/* BBR-style delivered-based RTT rounds (the paper leaves them open) */
 	round_start = !before(rs->prior_delivered, ca->round_end);
 	if (round_start)
 		ca->round_end = tp->delivered;
@@ -357,7 +357,7 @@ static void ccc_set_state(struct sock *sk, u8 new_state)
 
 	if (new_state != TCP_CA_Loss || !(ca->flags & CCC_F_INITED))
 		return;
-	/* RTO (the paper's fabric is lossless; spec 4.7 [R]): halve r */
+	/* RTO (not in the paper: its fabric is lossless): halve r */
 	ca->saved_share = (u16)min_t(u32, ccc_share(&ca->cfg, ca->st.rate),
 				     U16_MAX);
 	ca->flags |= CCC_F_SAVED;
@@ -383,7 +383,7 @@ static u32 ccc_ssthresh(struct sock *sk)
 {
 	const struct ccc *ca = inet_csk_ca(sk);
 
-	/* r follows delay alone (spec 6.1); the window is bounded (dcc.h) */
+	/* r follows delay alone, as in the paper; dcc.h bounds the window */
 	if (!(ca->flags & CCC_F_INITED))	/* an RTO of the SYN */
 		return tcp_sk(sk)->snd_ssthresh;
 	return dcc_loss_ssthresh(sk);

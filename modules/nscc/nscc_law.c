@@ -2,8 +2,10 @@
 /*
  * NSCC / MNSCC per-ACK control law, plain C (tcp_nscc.ko and the unit
  * tests compile this file).  Scales: include/dcc/nscc.h.  Theory and the
- * design decisions: modules/nscc/tcp_nscc.c.  Citations: [N] nscc-notes,
- * [M] mswift-mnscc, [H] uet-htsim uec.cpp, "spec" = shared/spec/nscc.md.
+ * design decisions: modules/nscc/tcp_nscc.c.  Citations: [N] "Notes on
+ * Network Signal Congestion Control", [M] "Congestion Control for
+ * Spraying with Congested Paths", [H] the UE reference simulator
+ * (uet-htsim, uec.cpp).
  *
  * nscc_on_ack() is the one per-ACK entry point, in nanoseconds on the
  * neutral sample (include/dcc/sample.h), "now" = s->rx_ns.  Its steps:
@@ -24,14 +26,14 @@
 
 const struct nscc_params nscc_params_default = {
 	.nic_mbps = 100000,		/* the UE reference NIC, 100 Gbit/s */
-	.network_rtt_us = 0,		/* per flow: its base RTT (A6) */
+	.network_rtt_us = 0,		/* per flow: its base RTT (ours) */
 	.target_us = 0,
-	.target_pct = 100,		/* no trimming: 1.0 network RTT (2.3) */
+	.target_pct = 100,		/* no trimming: 1.0 network RTT [H] */
 	.prop_gain_x100 = 400,		/* alpha = 4 MSS scale_a / rtt */
 	.fi_x100 = 500,			/* fi = 5 MSS scale_a */
 	.eta_x100 = 15,			/* eta = 0.15 MSS scale_a */
 	.fi_scale_x100 = 25,		/* fi_scale = 0.25 scale_a */
-	.fi_thresh_us = 0,		/* 1 us at 12 us, scaled (A8) */
+	.fi_thresh_us = 0,		/* [H]'s 1 us at 12 us, scaled */
 	.gamma_pct = 80,
 	.md_floor_pct = 50,
 	.delay_alpha_ppm = 12500,	/* 0.0125 */
@@ -46,12 +48,12 @@ const struct nscc_params nscc_params_default = {
 	.median_ewma = 0,
 	.median_lower = 1,
 	.cwnd_limited_only = 1,
-	.pacing_gain_pct = 120,		/* spec 6.5 */
+	.pacing_gain_pct = 120,		/* ours: [H] does not pace */
 };
 
 /* The emergency EWMA branch's gain is hard-wired in [H] (0.0125, Q16). */
 #define NSCC_EWMA_EMERG_Q16	819
-#define NSCC_LOSS_EWMA_MAX	8	/* EWMA updates per lossy ACK (4.6) */
+#define NSCC_LOSS_EWMA_MAX	8	/* EWMA updates per lossy ACK (ours) */
 
 static u32 sat_add32(u32 a, u64 b)
 {
@@ -136,7 +138,7 @@ void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 	c->min_cwnd = clamp_u64_u32(2ULL * mss);	/* DCC_MIN_CWND packets */
 	c->maxwnd = clamp_u64_u32(dcc_mul_div(bdp, p->maxwnd_pct, 100));
 	c->maxwnd = max(c->maxwnd, c->min_cwnd);
-	/* [H] starts at maxwnd (line rate); 0 = Linux's IW10 (A16) */
+	/* [H] starts at maxwnd (line rate); 0 = Linux's IW10 */
 	c->init_cwnd = p->init_cwnd_pct ? pct_of(c->maxwnd, p->init_cwnd_pct) :
 					  clamp_u64_u32(10ULL * mss);
 	c->init_cwnd = clamp_val(c->init_cwnd, c->min_cwnd, c->maxwnd);
@@ -189,11 +191,12 @@ void nscc_state_init(struct nscc_state *st, const struct nscc_cfg *c,
 
 /*
  * W is "cwnd in packets" [M Eq. 9], and H counts ACKs.  On Linux (one ACK
- * per MSS-sized segment with quickack) that is cwnd / mss.  Spec A3 counts
- * W in 4160-byte reference packets instead; with 1448-byte segments that
- * shrinks H to 1 (no filter) below 8 KB... 33 KB of cwnd, i.e. exactly
- * when outliers have already pushed the window down: in the packet model
- * (test_nscc_law, 1 of 4 paths +30 ms) MNSCC then collapsed like NSCC.
+ * per MSS-sized segment with quickack) that is cwnd / mss.  W counted in
+ * 4160-byte reference packets (htsim's) instead would, with 1448-byte
+ * segments, shrink H to 1 (no filter) below 8 KB... 33 KB of cwnd, i.e.
+ * exactly when outliers have already pushed the window down: in the
+ * packet model (test_nscc_law, 1 of 4 paths +30 ms) MNSCC then collapsed
+ * like NSCC.
  */
 u16 nscc_median_h(const struct nscc_cfg *c, u32 cwnd)
 {
@@ -229,7 +232,7 @@ static void nscc_count_bytes(struct nscc_state *st, u32 b)
 /*
  * Decision delay.  NSCC: the raw queueing delay (RTT above the
  * min-tracked base RTT), or the EWMA when the ACK has none.  MNSCC: the
- * median of the last H raw delays ([M] III-B, A1), H = max(min(W/2, 4), 1)
+ * median of the last H raw delays ([M] III-B), H = max(min(W/2, 4), 1)
  * from cwnd; with no new sample, the median of the window still held;
  * with an empty window, the EWMA.
  */
@@ -252,8 +255,9 @@ static u32 nscc_decision_delay(struct nscc_state *st, const struct nscc_cfg *c,
  * too: without ECN negotiated (mark_ns = noecn_mark_pct of target) NSCC
  * would otherwise have no decrease at all, and with ECN on a path that
  * never marks (backstop) it would grow until loss (see tcp_nscc.c).  The
- * ECN bit itself is never median-filtered (A1); the delay-derived mark
- * uses the decision delay, so MNSCC's is filtered.
+ * ECN bit itself is never median-filtered ([M] filters the delay
+ * signals); the delay-derived mark uses the decision delay, so MNSCC's is
+ * filtered.
  */
 static bool nscc_is_mark(const struct nscc_cfg *c, bool ce, bool valid, u32 delay)
 {
@@ -471,7 +475,7 @@ void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
 	u32 b = s->acked_bytes, delay, raw = 0;
 	u32 inflight = clamp_u64_u32((u64)inflight_pkts * mss);
 	bool valid = !s->why, mark;
-	/* A15: increase only while cwnd-limited */
+	/* increase only while cwnd-limited (ours: [H] is always backlogged) */
 	bool grow = cwnd_limited || !c->cwnd_limited_only;
 
 	*o = (struct nscc_out){ 0 };
@@ -500,7 +504,7 @@ out:
 	nscc_clamp(st, c);
 	st->quadrant = o->quadrant;
 	nscc_decide(st, c, srtt_ns, d);
-	/* after an RTO, packet conservation until recovery ends (A14) */
+	/* after an RTO, packet conservation until recovery ends (ours) */
 	if (in_loss)
 		d->cwnd_bytes = min_t(u64, d->cwnd_bytes,
 				      ((u64)inflight_pkts + max_t(u32, s->acked, 1)) * mss);

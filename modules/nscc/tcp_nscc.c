@@ -36,7 +36,7 @@
  * MNSCC decides on the median of the last H ACKs' delays, H =
  * max(min(W/2, 4), 1), which a minority of bad paths cannot move.
  *
- * Linux mapping (spec 6): cwnd is kept in bytes by the law (nscc_law.c);
+ * Linux mapping: cwnd is kept in bytes by the law (nscc_law.c);
  * snd_cwnd = cwnd / mss and the socket paces at pacing_gain * cwnd / srtt
  * (internal pacing, as BBR; TSO autosizing needs the rate anyway).  The
  * per-ACK ECN bit is the change of tp->delivered_ce (the packets this ACK
@@ -47,17 +47,17 @@
  * SACK/RACK (rs->losses) is NSCC's NACK (cwnd -= lost bytes, QA trigger);
  * an RTO takes one packet off; spurious-recovery undo restores the window.
  *
- * Decisions where spec and papers are silent or do not fit Linux (each is
+ * Decisions where the papers and [H] are silent or do not fit Linux (each is
  * also at its code):
  *  - alpha normalised by the network RTT, not by the absolute 12 us of
  *    the reference ([H] writes 4 MSS scale_a / 12 us): identical at the
  *    reference network, and a per-RTT step that is a fixed fraction of the
  *    BDP at any RTT (nscc_resolve());
  *  - no ECN negotiated, or a path that never marks: NSCC alone has no
- *    decrease then (A13).  A delay at or above noecn_mark_pct (ECN off,
+ *    decrease then.  A delay at or above noecn_mark_pct (ECN off,
  *    default 100% of target) or ecn_backstop_pct (ECN on, 150%) of the
- *    target counts as a mark.  The spec's fallback (mark when delay and
- *    the EWMA are above target) never fires: the EWMA feeds base/4 for
+ *    target counts as a mark.  A fallback that marks when delay and the
+ *    EWMA are above target would never fire: the EWMA feeds base/4 for
  *    unmarked high delays, so it stays below target.  0 = UE behaviour;
  *  - MNSCC: W = cwnd / mss (one ACK per segment), and an even window
  *    takes the lower median (both chosen on the packet model, see

@@ -150,7 +150,7 @@ static void oscar_batch_reset(struct oscar_core *st)
 }
 
 /*
- * A flow starts at line rate (4.6), which a lossless fabric absorbs, or
+ * A flow starts at line rate (4.2), which a lossless fabric absorbs, or
  * at p->start_u for one that drops (start_u_ppm).  Below line rate it
  * starts in the start phase: u at least doubles on every batch whose
  * delay is below D_target (empty queue or accelerating), until the first
@@ -193,7 +193,7 @@ void oscar_on_idle_restart(struct oscar_core *st)
  * (4.1.2) needs the state the signal was produced with; during the ramp
  * there is none, so OSCAR's first batch starts with the first packet sent
  * after an ACK.  The flow runs at line rate with a base-BDP window
- * meanwhile, as 4.6 has it.  Samples without a usable RTT (Karn,
+ * meanwhile, as 4.2 has it.  Samples without a usable RTT (Karn,
  * dupacks, delayed ACKs) join no batch either.
  */
 static bool oscar_sample_usable(const struct dcc_sample *s)

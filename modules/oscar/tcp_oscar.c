@@ -65,7 +65,7 @@
  * refreshed when the core reports a closed batch, and applying the
  * decision.
  *
- * What the paper leaves open, done as spec oscar.md recommends:
+ * What the paper leaves open, and how this module does it:
  *  - loss/RTO/recovery: u has no loss-driven decrease (the paper has
  *    none), but the window does: dcc_lib's loss bound (dcc.h) holds cwnd
  *    to half of what was in flight at each loss, growing back per round
@@ -73,12 +73,11 @@
  *    at u = 1 overflowed a 2000-packet drop-tail queue for the whole run
  *    and filled 10.5-11.2 of 20 Mbit/s; with it 19.7-19.9
  *    (test_many_flows.sh).  The batch is reset on RTO since its samples
- *    span the stall (8-11);
+ *    span the stall;
  *  - idle restart (CA_EVENT_TX_START): u is kept, the batch is reset so
- *    no batch spans the idle gap (8-14); batches longer than 4 tau are
- *    discarded as stale anyway (8-7);
- *  - app-limited batches (most samples app-limited): u may rise, not fall
- *    (8-12);
+ *    no batch spans the idle gap; batches longer than 4 tau are
+ *    discarded as stale anyway;
+ *  - app-limited batches (most samples app-limited): u may rise, not fall;
  *  - the initial window's packets (sent before the first ACK) join no
  *    batch: their inflight is a ramp, not a reference state (see
  *    oscar_sample_usable() in oscar_law.c);
@@ -95,7 +94,7 @@
  *    min-RTT base 5% under the typical RTT, 0.960 -> 1.000
  *    (test_oscar_law).  A host delay above eps still costs the lone
  *    flow that share;
- *  - start_u_ppm (line rate by default, 4.6): a lower start for networks
+ *  - start_u_ppm (line rate by default, 4.2): a lower start for networks
  *    that drop.  Below line rate a flow starts in a start phase: u at
  *    least doubles per batch while the batch's delay is under D_target,
  *    and the phase ends at the first batch at or above it (or at u = 1),
@@ -112,7 +111,7 @@
  *    the link by a burst refills it in O(log) steps (model: 3-4.5 RTT
  *    with 3 samples per batch at K = 1-7, against 5-43.5);
  *  - mu: module parameter; 0 = estimate, RTT_base: parameter, else
- *    tcp_min_rtt() lowered to the shared per-destination minimum (8-9);
+ *    tcp_min_rtt() lowered to the shared per-destination minimum;
  *    both refreshed once per batch (oscar_refresh_inputs()).
  *
  * Lifecycle as in dcc.h: hooks before init leave the state alone; init
@@ -150,7 +149,7 @@ static u32 hyst_us;			/* delta, 0 as the paper writes it */
 static u32 init_rate_mbps = 100;	/* estimate mode: mu before any sample */
 static u32 min_samples = OSCAR_MIN_SAMPLES_DEFAULT;	/* see oscar.h */
 static u32 u_hmi_pct;			/* 0: the paper's additive HAI only */
-static u32 start_u_ppm = 1000000;	/* line rate at the start (4.6) */
+static u32 start_u_ppm = 1000000;	/* line rate at the start (4.2) */
 static u32 share_base_rtt = 1;		/* auto RTT_base: min over the netns's
 					 * dcc flows to the destination
 					 */
@@ -265,7 +264,7 @@ static u64 oscar_mu_shared(const struct sock *sk, u64 rate_bytes_ps)
 /*
  * Auto base RTT follows tcp_min_rtt() (a windowed min, 300 s default),
  * lowered to the shared per-destination minimum (share_base_rtt, read
- * live).  The paper takes RTT_base as known (8-9).  A flow that joins
+ * live).  The paper takes RTT_base as known.  A flow that joins
  * while the others hold a queue near D_target never sees the empty path
  * on its own: its RTT_base includes that queue, so its D_target = 1.5
  * RTT_base sits above the queue the others hold, it keeps increasing
@@ -388,7 +387,7 @@ static void oscar_set_state(struct sock *sk, u8 new_state)
 {
 	struct oscar *ca = inet_csk_ca(sk);
 
-	/* RTO: samples across the stall are stale; u is kept (spec 8-11) */
+	/* RTO, not in the paper: samples across the stall are stale; keep u */
 	if (new_state == TCP_CA_Loss && (ca->st.flags & OSCAR_S_INIT))
 		oscar_on_rto(&ca->st);
 }
@@ -398,7 +397,7 @@ static void oscar_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 	struct oscar *ca = inet_csk_ca(sk);
 
 	/*
-	 * Restart after idle: no batch may span the gap (spec 8-14).  Not
+	 * Restart after idle (ours): no batch may span the gap.  Not
 	 * every TX_START: a small window that one ACK clears raises it every
 	 * round, and each reset would throw the open batch away.
 	 */

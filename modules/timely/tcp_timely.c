@@ -53,12 +53,14 @@
  *	D_minRTT		cfg.dmin_ns, 0 = the base RTT (tcp_min_rtt)
  *	seg			cfg.seg_bytes; C: cfg.link_bytes_ps; N: st.n_hat
  *
- * Linux adaptations (spec sqcc.md; each reduces to the paper in its
- * setting): completion events from ACK aggregation (4.1), relative
- * thresholds (6.5), N from a parameter, a per-destination count of this
- * host's SQCC flows, or the sender-side estimate C (1 + g) / R (6.7),
- * loss handling (one 50 % cut per recovery episode, undo restores; G12),
- * rate floor/ceiling (G7), app-limited completions never raise the rate.
+ * Linux adaptations (each reduces to the paper in its setting):
+ * completion events from ACK aggregation (the paper's per-completion
+ * update, Eq. 3), thresholds relative to the base RTT, N from a
+ * parameter, a per-destination count of this host's SQCC flows, or the
+ * sender-side estimate C (1 + g) / R (the receiver's echo of N, §III, is
+ * out of a CC module's reach), loss handling (the paper's network is
+ * lossless: one 50 % cut per recovery episode, undo restores), a rate
+ * floor and ceiling, app-limited completions never raise the rate.
  *
  * Differences from the paper beyond those adaptations, each measured with
  * 1000 flows through a 20 Mbit/s, 10 ms link and a 2000-packet drop-tail
@@ -97,20 +99,20 @@
 #if TIMELY_VARIANT == TV_TIMELY
 #define TIMELY_NAME "timely"
 #define TIMELY_TRACE_SYSTEM timely
-#define TIMELY_BETA_DEFAULT 800000	/* [17]; spec G17 */
-#define TIMELY_HAI_DEFAULT 5		/* [17]; 0 = Alg. 1 literally (G16) */
+#define TIMELY_BETA_DEFAULT 800000	/* 0.8 as in [17] */
+#define TIMELY_HAI_DEFAULT 5		/* [17]; 0 = Alg. 1 literally */
 #define TIMELY_DESC "TIMELY: RTT-gradient rate control (SIGCOMM'15; SQCC Alg. 1)"
 #elif TIMELY_VARIANT == TV_PATCHED
 #define TIMELY_NAME "timely_p"
 #define TIMELY_TRACE_SYSTEM timely_p
 #define TIMELY_BETA_DEFAULT 8000	/* §II.B, §IV */
-#define TIMELY_HAI_DEFAULT 0		/* no HAI in Alg. 2 (G16) */
+#define TIMELY_HAI_DEFAULT 0		/* no HAI in Alg. 2 */
 #define TIMELY_DESC "patched TIMELY: weighted gradient and RTT_ref error (CoNEXT'16; SQCC Alg. 2)"
 #elif TIMELY_VARIANT == TV_SQCC
 #define TIMELY_NAME "sqcc"
 #define TIMELY_TRACE_SYSTEM sqcc
 #define TIMELY_BETA_DEFAULT 8000	/* §IV */
-#define TIMELY_HAI_DEFAULT 0		/* no HAI in Alg. 3 (G16) */
+#define TIMELY_HAI_DEFAULT 0		/* no HAI in Alg. 3 */
 #define TIMELY_DESC "SQCC: stable queue congestion control (SQCC Alg. 3)"
 #else
 #error "TIMELY_VARIANT must be TV_TIMELY, TV_PATCHED or TV_SQCC"
@@ -143,12 +145,12 @@ static u32 min_rtt_us;			/* D_minRTT; 0 = base RTT (see below) */
 static u32 base_rtt_us;			/* 0 = tcp_min_rtt() */
 static u32 seg_bytes = 65536;		/* 64 KB completions ([17]) */
 static u32 link_mbps;			/* C; 0 = unknown */
-static u32 rate_min_kbps = 1000;	/* G7 */
+static u32 rate_min_kbps = 1000;	/* floor (the paper has none) */
 static u32 hai_thresh = TIMELY_HAI_DEFAULT;
-static u32 loss_md_pct = 50;		/* G12 */
-static u32 delay_mode;			/* 0 relative (6.5), 1 absolute */
+static u32 loss_md_pct = 50;		/* not in the paper (lossless) */
+static u32 delay_mode;			/* 0 relative, 1 absolute (paper) */
 static u32 rtt_filter;			/* 0 min over the window, 1 last */
-static u32 init_rate_kbps;		/* 0 = link rate or cwnd / RTT (G6) */
+static u32 init_rate_kbps;		/* 0 = link rate or cwnd / RTT (ours) */
 
 /*
  * T_low < T_high is enforced on every write, against the other's current
@@ -205,7 +207,7 @@ dcc_param_range(rtt_filter, rtt_filter, 0, 1, 0644,
 		"completion RTT: 0 = min over the window's samples, 1 = last sample");
 
 #if TIMELY_VARIANT == TV_PATCHED
-static u32 rtt_ref_us = 50;		/* §II.A: RTT_ref = T_low (G19) */
+static u32 rtt_ref_us = 50;		/* §II.A: RTT_ref = T_low */
 dcc_param_range(rtt_ref_us, rtt_ref_us, 1, 1000000, 0644,
 		"RTT_ref of the error function, us (relative mode: queueing delay)");
 #define TIMELY_RTT_REF() READ_ONCE(rtt_ref_us)
@@ -222,7 +224,7 @@ dcc_param_range(n_source, n_source, 0, 3, 0644,
 dcc_param_range(n_flows, n_flows, 0, 65535, 0644,
 		"N for n_source=1 (0 = 1)");
 dcc_param_range(thigh_max_cut, thigh_max_cut, 0, 1, 0644,
-		"above T_high cut as at error = 1/beta (spec G13) instead of the paper's gentle cut");
+		"above T_high cut as at error = 1/beta instead of the paper's gentle cut");
 
 /*
  * n_source=2: SQCC flows of this host per destination, in 256 buckets

@@ -392,7 +392,7 @@ static void test_delta_regions(void)
 	}
 	tap_end();
 
-	tap_begin("regions: the six regions of Fig. 4 (reconstruction, spec 4.1)");
+	tap_begin("regions: the six regions of Fig. 4 (boundaries reconstructed)");
 	cfg_init(&c, &p, 12500000, 10000, 5000);
 #define R(q, qv) ccc_region(&c, (q) * 1000, qv, ccc_delta(&c, (q) * 1000, qv))
 	CHECK(R(6000, -CCC_ONE / 2) == CCC_AI, "A^i");

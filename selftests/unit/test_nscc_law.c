@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NSCC / MNSCC control law (modules/nscc/nscc_law.c, the very file
- * tcp_nscc.ko runs): worked examples of the spec (section 7.1), fixed-point
+ * tcp_nscc.ko runs): worked examples of the UE NSCC notes, fixed-point
  * range extremes, and the real per-ACK law driven through the shared
  * packet-level bottleneck model (model.h).
  *
@@ -253,7 +253,7 @@ static void test_constants(void)
 	struct nscc_cfg c;
 
 	/* reference: 100G, 12 us, target 9 us (trimming), 4 KB MSS */
-	tap_begin("constants at the reference network (spec 5 worked values)");
+	tap_begin("constants at the reference network (UE reference values)");
 	p.nic_mbps = 100000;
 	p.network_rtt_us = 12;
 	p.target_us = 9;
@@ -363,7 +363,7 @@ static void test_quadrants(void)
 	p.init_cwnd_pct = 50;
 	nscc_resolve(&p, us(10000), 1448, true, false, &c);
 
-	tap_begin("quadrants: choice from delay vs target and ECN (N 2, 4.1)");
+	tap_begin("quadrants: choice from delay vs target and ECN (N 2)");
 	nscc_state_init(&s, &c, us(t));
 	a = ack_at(t, 10000 + 500, false);	/* first ACK arms QA */
 	law(&s, &c, &a, &o);
@@ -452,7 +452,7 @@ static void test_quadrants(void)
 }
 
 /*
- * N 7.1 example 2: 16 paths, one at 20 us and the rest at ~2 us, target
+ * N 2, Attempt 1: 16 paths, one at 20 us and the rest at ~2 us, target
  * 6 us, no ECN on the good paths.  NSCC only increases (fair or
  * proportional) on those; MNSCC's median of 4 stays below target.
  */
@@ -473,7 +473,7 @@ static void test_sampling_noise(void)
 	nscc_resolve(&p, us(10), 4096, true, true, &cm);
 	nscc_state_init(&sn, &cn, us(t));
 	nscc_state_init(&sm, &cm, us(t));
-	tap_begin("N 7.1 ex. 2: one slow path of 16, no ECN: NSCC only increases, MNSCC below target");
+	tap_begin("N 2, Attempt 1: one slow path of 16, no ECN: NSCC only increases, MNSCC below target");
 	for (int i = 0; i < 1600; i++) {
 		u32 d = (i % 16 == 5) ? 20 : 2;
 

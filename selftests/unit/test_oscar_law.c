@@ -468,9 +468,10 @@ int main(void)
 		ok(usum / np >= 0.95, "two flows utilisation %.3f (>= 0.95)", usum / np);
 		ok(qsum / np > 0.25 && qsum / np < 0.9,
 		   "two flows mean queue %.3f BDP (target 0.5: in 0.25..0.9)", qsum / np);
-		/* paper T5: u -> 1 in one update; a batch that straddles the
-		 * moment the queue empties understates g, and then only HAI
-		 * (+U_HAI per batch) remains, so allow a slow tail */
+		/* paper Fig. 16: u -> 1 in one update; a batch that
+		 * straddles the moment the queue empties understates g, and
+		 * then only HAI (+U_HAI per batch) remains, so allow a slow
+		 * tail */
 		for (int k = 0; k < np; k++)
 			lmax = leave_rtt[k] > lmax ? leave_rtt[k] : lmax;
 		qsort(leave_rtt, np, sizeof(int), cmp_int);

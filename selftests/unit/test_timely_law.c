@@ -294,7 +294,7 @@ static void test_exact(void)
 	struct timely_state s;
 	struct timely_law_out o;
 
-	tap_begin("law: first sample only seeds prevRTT (G9); bands of Alg. 1");
+	tap_begin("law: first sample only seeds prevRTT (as HPCC's TIMELY); bands of Alg. 1");
 	c = paper_cfg(TIMELY_LAW_GRADIENT);
 	s = (struct timely_state){ .rate = 1000000000 };
 	law(&c, &s, 300 * US, &o);
@@ -379,7 +379,7 @@ static void test_exact(void)
 	      (unsigned long long)s.rate);
 	tap_end();
 
-	tap_begin("law: SQCC self-adjustment (Eq. 25, spec 5 table at C = 10 Gbit/s)");
+	tap_begin("law: SQCC self-adjustment (Eq. 25 at C = 10 Gbit/s; Table II, §IV.B)");
 	{
 		static const struct { u32 n; u8 k; u32 tl; double delta_mbps; } t[] = {
 			{ 1, 1, 50, 10 }, { 10, 1, 50, 10 }, { 40, 1, 50, 6.25 },
