@@ -244,7 +244,7 @@ scenario_spray() { # CC
 # steps).  burst_metrics turns them into the figures.
 burst_bt() { # CC: the bpftrace script
 	cat <<-EOF
-	tracepoint:net:net_dev_xmit /args->len > 200 && str(args->name) == "$NET_BN_DEV"/ {
+	tracepoint:net:net_dev_xmit /args->len > 1000 && str(args->name) == "$NET_BN_DEV"/ {
 	  \$skb = (struct sk_buff *)args->skbaddr;
 	  \$ip = \$skb->head + \$skb->network_header;
 	  \$p = *(uint16 *)(\$ip + (*(uint8 *)\$ip & 0xf) * 4);
