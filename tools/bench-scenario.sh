@@ -60,6 +60,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=../selftests/net_lib.sh
 source "$root/selftests/net_lib.sh"
+# shellcheck source=../selftests/burst_lib.sh
+source "$root/selftests/burst_lib.sh"
 
 scenarios=steady ccs="cubic bbr dctcp" dur=10 phase=5 incast="4 16 64" paths=4 burst="1 3 7" burst_s=1
 cpu_hooks='' ecn_ccs=dctcp reps=1 rate=100 rtt=10 limit='' dk=30000 out='' quickack=1
@@ -238,75 +240,7 @@ scenario_spray() { # CC
 }
 
 # burst: one long flow, K short flows join it for burst_s seconds, then stop
-# (see the header).  One bpftrace per run, one clock: the bytes each flow
-# (TCP source port) puts through the bottleneck device per 2 ms bin, and
-# for oscar every per-batch decision (its oscar_batch tracepoint: the
-# steps).  burst_metrics turns them into the figures.
-burst_bt() { # CC: the bpftrace script
-	cat <<-EOF
-	tracepoint:net:net_dev_xmit /args->len > 1000 && str(args->name) == "$NET_BN_DEV"/ {
-	  \$skb = (struct sk_buff *)args->skbaddr;
-	  \$ip = \$skb->head + \$skb->network_header;
-	  \$p = *(uint16 *)(\$ip + (*(uint8 *)\$ip & 0xf) * 4);
-	  @b[nsecs / 2000000, ((\$p & 0xff) << 8) | (\$p >> 8)] = sum(args->len); }
-	EOF
-	[[ $1 == oscar ]] &&
-		echo 'tracepoint:oscar:oscar_batch { printf("B %llu %u %u\n", nsecs / 1000, args->sport, args->u); }'
-	echo 'END { print(@b); clear(@b); }'
-}
-
-# burst_metrics LOG K: the figures of one burst run from its bpftrace log
-#   rec_rtt     RTTs from the burst's end (the short flows' last 2 ms bin)
-#               until every 1-RTT window of the next 10 RTT carries >= 95%
-#               of the bottleneck's wire rate (999: not in the run)
-#   burst_util_pct  the link's share carried from the burst's start + 10 RTT
-#               to its end
-#   land_steps  (oscar) the slowest flow's batches from the burst's start
-#               until its u is within 20% of 1/(K+1) (999: never)
-#   sumu_steps  (oscar) the long flow's batches from the burst's start until
-#               sum(u) stays in [0.85, 1.2] to the burst's end (999: never)
-burst_metrics() {
-	awk -v k="$2" -v rate="$rate" -v rtt="$rtt" '
-	/^@b\[/ { gsub(/[@b\[\],:]/, " "); bin = $1; port = $2; by[bin, port] += $3
-		if (!(port in first) || bin < first[port]) first[port] = bin
-		if (!(port in last) || bin > last[port]) last[port] = bin
-		if (bin < b0 || b0 == "") b0 = bin; if (bin > b1) b1 = bin; next }
-	$1 == "B" { n++; bt[n] = $2; bp[n] = $3; bu[n] = $4 / 1048576; next }
-	END {
-		# the long flow: the first port seen; the burst: the others
-		lp = ""; for (p in first) if (lp == "" || first[p] < first[lp]) lp = p
-		s0 = ""; s1 = ""
-		for (p in first) if (p != lp) {
-			if (s0 == "" || first[p] < s0) s0 = first[p]
-			if (last[p] > s1) s1 = last[p] }
-		if (s0 == "") { print "nan nan nan nan"; exit }
-		w = rtt / 2; full = rate * 1e6 / 8 * rtt / 1000 * 0.95	# bytes per 1-RTT window
-		rec = 999
-		for (t = s1 + 1; t + 10 * w <= b1; t++) {
-			ok = 1
-			for (j = 0; j < 10 && ok; j++) {
-				sum = 0
-				for (i = t + j * w; i < t + (j + 1) * w; i++) for (p in first) sum += by[i, p]
-				if (sum < full) ok = 0 }
-			if (ok) { rec = (t - s1) * 2 / rtt; break } }
-		sum = 0; for (i = s0 + 5 * rtt; i <= s1; i++) for (p in first) sum += by[i, p]
-		util = (s1 - s0 - 5 * rtt > 0) ? sum / (rate * 1e6 / 8 * (s1 - s0 - 5 * rtt + 1) * 0.002) * 100 : "nan"
-		if (n == 0) { printf "%.1f %.2f nan nan\n", rec, util; exit }
-		# steps: batches (us clock) from the burst start (2 ms bins)
-		tgt = 1 / (k + 1); land = 0; nl = 0; sumu = -1
-		for (p in first) { u[p] = 1; cnt[p] = 0; done[p] = 0 }
-		for (i = 1; i <= n; i++) {
-			if (bt[i] < s0 * 2000) { u[bp[i]] = bu[i]; continue }
-			if (bt[i] > s1 * 2000) break
-			p = bp[i]; u[p] = bu[i]; cnt[p]++
-			if (!done[p] && u[p] >= 0.8 * tgt && u[p] <= 1.2 * tgt) { done[p] = 1; if (cnt[p] > land) land = cnt[p] }
-			if (p == lp) nl++
-			su = 0; for (q in u) su += u[q]
-			if (su < 0.85 || su > 1.2) sumu = -1; else if (sumu < 0) sumu = nl }
-		for (p in first) if (!done[p]) land = 999
-		printf "%.1f %.2f %d %d\n", rec, util, land, sumu < 0 ? 999 : sumu }' "$1"
-}
-
+# (see the header); the bpftrace and the figures: selftests/burst_lib.sh
 scenario_burst() { # CC
 	local c=$1 kk r ok bt pid log m i
 	for kk in $burst; do
@@ -316,7 +250,7 @@ scenario_burst() { # CC
 			net_new_run "$out/burst/$c/k$kk/$r"
 			ok=1
 			bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt
-			burst_bt "$c" >"$bt"
+			burst_bt "$c" "$NET_BN_DEV" >"$bt"
 			bpftrace "$bt" >"$log" 2>&1 &
 			pid=$!
 			for ((i = 0; i < 300; i++)); do
@@ -326,14 +260,14 @@ scenario_burst() { # CC
 			done
 			kill -0 "$pid" 2>/dev/null || { progress "burst: bpftrace failed: $(tail -n 3 "$log")"; failed=1; net_cleanup; return 1; }
 			NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n 1 --from-sender 0 \
-				--duration $((burst_s + 4)) || ok=0
+				--duration $((burst_s + 5)) || ok=0
 			_net_sleep 1.5
 			((ok)) && { NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n "$kk" --from-sender 1 \
 				--duration "$burst_s" || ok=0; }
 			net_wait_flows || ok=0
 			kill -INT "$pid"
 			wait "$pid"
-			read -r -a m <<<"$(burst_metrics "$log" "$kk")"
+			read -r -a m <<<"$(burst_metrics "$log" "$kk" "$rate" "$rtt")"
 			emit burst "$c" "k$kk" "$r" rec_rtt "${m[0]}" burst_util_pct "${m[1]}"
 			[[ $c == oscar ]] && emit burst "$c" "k$kk" "$r" land_steps "${m[2]}" sumu_steps "${m[3]}"
 			progress "burst $c K=$kk rep $r: link >= 95% again ${m[0]} RTT after the burst; util in the burst ${m[1]}%$([[ $c == oscar ]] && echo "; landing ${m[2]} steps, sum u settled after ${m[3]}")$( ((ok)) || echo ', FLOW ERROR')"

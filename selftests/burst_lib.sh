@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The burst measurement (tools/bench --scenarios burst, test_oscar_burst.sh):
+# the OSCAR paper's convergence claim counted its way (footnote 1: steps to
+# the target state -- near-full utilisation, a shallow queue -- not to
+# fairness).  One long flow runs; K short flows join it at once and stop.
+# One bpftrace per run records in one clock (boot ns): the bytes each flow
+# (TCP source port of the data segments, > 1000 bytes) puts through the
+# bottleneck device in 2 ms bins, and for oscar every per-batch decision
+# (the oscar_batch tracepoint: the steps).  The long flow is the port seen
+# first; the burst spans the other ports' first to last bin.
+#
+#   burst_bt CC DEV            the bpftrace script, on stdout
+#   burst_metrics LOG K RATE_MBIT RTT_MS   the figures of one run
+
+burst_bt() { # CC DEV: the bpftrace script
+	cat <<-EOF
+	tracepoint:net:net_dev_xmit /args->len > 1000 && str(args->name) == "$2"/ {
+	  \$skb = (struct sk_buff *)args->skbaddr;
+	  \$ip = \$skb->head + \$skb->network_header;
+	  \$p = *(uint16 *)(\$ip + (*(uint8 *)\$ip & 0xf) * 4);
+	  @b[nsecs / 2000000, ((\$p & 0xff) << 8) | (\$p >> 8)] = sum(args->len); }
+	EOF
+	[[ $1 == oscar ]] &&
+		echo 'tracepoint:oscar:oscar_batch { printf("B %llu %u %u\n", nsecs / 1000, args->sport, args->u); }'
+	echo 'END { print(@b); clear(@b); }'
+}
+
+# burst_metrics LOG K RATE_MBIT RTT_MS: the figures of one burst run from
+# its bpftrace log, one line "rec_rtt burst_util_pct land_steps sumu_steps"
+# ("nan" where the run has no burst; the last two "nan" without oscar)
+#   rec_rtt     RTTs from the burst's end (the short flows' last 2 ms bin)
+#               until every 1-RTT window of the next 10 RTT carries >= 95%
+#               of the bottleneck's wire rate (999: not in the run)
+#   burst_util_pct  the link's share carried from the burst's start + 10 RTT
+#               to its end
+#   land_steps  (oscar) the slowest flow's batches from the burst's start
+#               until its u is within 20% of 1/(K+1) (999: never)
+#   sumu_steps  (oscar) the long flow's batches from the burst's start until
+#               sum(u) stays in [0.85, 1.2] to the burst's end (999: never)
+burst_metrics() {
+	awk -v k="$2" -v rate="$3" -v rtt="$4" '
+	/^@b\[/ { gsub(/[@b\[\],:]/, " "); bin = $1; port = $2; by[bin, port] += $3
+		if (!(port in first) || bin < first[port]) first[port] = bin
+		if (!(port in last) || bin > last[port]) last[port] = bin
+		if (bin < b0 || b0 == "") b0 = bin; if (bin > b1) b1 = bin; next }
+	$1 == "B" { n++; bt[n] = $2; bp[n] = $3; bu[n] = $4 / 1048576; next }
+	END {
+		# the long flow: the first port seen; the burst: the others
+		lp = ""; for (p in first) if (lp == "" || first[p] < first[lp]) lp = p
+		s0 = ""; s1 = ""
+		for (p in first) if (p != lp) {
+			if (s0 == "" || first[p] < s0) s0 = first[p]
+			if (last[p] > s1) s1 = last[p] }
+		if (s0 == "") { print "nan nan nan nan"; exit }
+		w = rtt / 2; full = rate * 1e6 / 8 * rtt / 1000 * 0.95	# bytes per 1-RTT window
+		rec = 999
+		for (t = s1 + 1; t + 10 * w <= b1; t++) {
+			ok = 1
+			for (j = 0; j < 10 && ok; j++) {
+				sum = 0
+				for (i = t + j * w; i < t + (j + 1) * w; i++) for (p in first) sum += by[i, p]
+				if (sum < full) ok = 0 }
+			if (ok) { rec = (t - s1) * 2 / rtt; break } }
+		sum = 0; for (i = s0 + 5 * rtt; i <= s1; i++) for (p in first) sum += by[i, p]
+		util = (s1 - s0 - 5 * rtt > 0) ? sum / (rate * 1e6 / 8 * (s1 - s0 - 5 * rtt + 1) * 0.002) * 100 : "nan"
+		if (n == 0) { printf "%.1f %.2f nan nan\n", rec, util; exit }
+		# steps: batches (us clock) from the burst start (2 ms bins)
+		tgt = 1 / (k + 1); land = 0; nl = 0; sumu = -1
+		for (p in first) { u[p] = 1; cnt[p] = 0; done[p] = 0 }
+		for (i = 1; i <= n; i++) {
+			if (bt[i] < s0 * 2000) { u[bp[i]] = bu[i]; continue }
+			if (bt[i] > s1 * 2000) break
+			p = bp[i]; u[p] = bu[i]; cnt[p]++
+			if (!done[p] && u[p] >= 0.8 * tgt && u[p] <= 1.2 * tgt) { done[p] = 1; if (cnt[p] > land) land = cnt[p] }
+			if (p == lp) nl++
+			su = 0; for (q in u) su += u[q]
+			if (su < 0.85 || su > 1.2) sumu = -1; else if (sumu < 0) sumu = nl }
+		for (p in first) if (!done[p]) land = 999
+		printf "%.1f %.2f %d %d\n", rec, util, land, sumu < 0 ? 999 : sumu }' "$1"
+}
+
