@@ -11,8 +11,14 @@
 # (the oscar_batch tracepoint: the steps).  The long flow is the port seen
 # first; the burst spans the other ports' first to last bin.
 #
-#   burst_bt CC DEV            the bpftrace script, on stdout
+#   burst_bt CC DEV            the bpftrace script, on stdout; run it with
+#                              BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS: at the
+#                              default 4096 keys of (bin, port) the map fills
+#                              in the burst of 7 flows and later bins vanish
+#                              (a 2 ms bin per flow: 4000 keys per 8 flow-s)
 #   burst_metrics LOG K RATE_MBIT RTT_MS   the figures of one run
+
+BURST_MAP_KEYS=262144
 
 burst_bt() { # CC DEV: the bpftrace script
 	cat <<-EOF

@@ -27,7 +27,7 @@ net_quickack
 net_new_run
 bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt
 burst_bt oscar "$NET_BN_DEV" >"$bt"
-bpftrace "$bt" >"$log" 2>&1 &
+BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS bpftrace "$bt" >"$log" 2>&1 &
 pid=$!
 for ((i = 0; i < 300; i++)); do
 	grep -q '^Attaching' "$log" 2>/dev/null && break

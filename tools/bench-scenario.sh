@@ -251,7 +251,7 @@ scenario_burst() { # CC
 			ok=1
 			bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt
 			burst_bt "$c" "$NET_BN_DEV" >"$bt"
-			bpftrace "$bt" >"$log" 2>&1 &
+			BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS bpftrace "$bt" >"$log" 2>&1 &
 			pid=$!
 			for ((i = 0; i < 300; i++)); do
 				grep -q '^Attaching' "$log" 2>/dev/null && break
