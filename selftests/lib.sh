@@ -12,9 +12,7 @@
 #   ktap_test_fail  "desc"       "not ok N desc"
 #   ktap_test_skip  "desc"       "ok N desc # SKIP"
 #   ktap_test_result "desc" CMD...   pass/fail by CMD's exit status
-#   ktap_test_xfail "desc" "reason"  known failure of an open issue (# TODO)
-#   ktap_known_gap ISSUE "desc" "reason" CMD...   pass if CMD succeeds, else
-#                                a known failure "# TODO issue ISSUE: reason"
+#   ktap_test_xfail "desc" "reason"  a known failure (# TODO)
 #   ktap_skip_all "reason"       plan 1..0 with a SKIP reason, exit 4
 #   ktap_finished                totals, then exit: 1 if anything failed or the
 #                                number of results differs from the plan,
@@ -109,26 +107,13 @@ ktap_test_skip() {
 	echo "ok $KTAP_TESTNO $* # SKIP"
 }
 
-# ktap_test_xfail "desc" "reason": a known failure, tracked by an open
-# issue: "not ok N desc # TODO reason" (KTAP: reported, not a failure).
-# Use only with the issue named in the reason; fix it or keep it visible.
+# ktap_test_xfail "desc" "reason": a known failure: "not ok N desc # TODO
+# reason" (KTAP: reported, not a failure).  The reason says why the check
+# does not hold yet; fix it or keep it visible.
 ktap_test_xfail() {
 	KTAP_TESTNO=$((KTAP_TESTNO + 1))
 	KTAP_CNT_XFAIL=$((KTAP_CNT_XFAIL + 1))
 	echo "not ok $KTAP_TESTNO $1 # TODO $2"
-}
-
-# ktap_known_gap ISSUE "desc" "reason" CMD...: a check an open issue does not
-# meet yet: pass if CMD succeeds, else "not ok N desc # TODO issue ISSUE:
-# reason".  The threshold stays the issue's; a pass is a pass.
-ktap_known_gap() {
-	local issue=$1 desc=$2 why=$3
-	shift 3
-	if "$@"; then
-		ktap_test_pass "$desc"
-	else
-		ktap_test_xfail "$desc" "issue $issue: $why"
-	fi
 }
 
 # ktap_test_result "desc" CMD...: pass if CMD succeeds

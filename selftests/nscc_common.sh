@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Shared setup of the NSCC / MNSCC scenario tests (issue 7).
+# Shared setup of the NSCC / MNSCC scenario tests.
 #
 # Scale: 100 Mbit/s bottleneck, 10 ms base RTT (BDP 125 KB = 83 packets).
 # The datacenter settings scaled to it:

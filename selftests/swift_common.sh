@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Shared setup of the Swift/MSwift scenario tests (issue 6): the testbed
+# Shared setup of the Swift/MSwift scenario tests: the testbed
 # bottleneck and the module's tunables, scaled to the guest.
 #
 # Scale: 100 Mbit/s, 10 ms base RTT (BDP 125 KB, 83 packets).  Swift's

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# One CCC flow through the bottleneck (issue 8): >= 90% of the bottleneck
+# One CCC flow through the bottleneck: >= 90% of the bottleneck
 # rate, mean queueing delay within 50% of q_B (the bottleneck's own
 # backlog, not the RTT), no retransmissions in steady state; the per-ACK
 # tracepoint fires and tools/bpftrace/ccc.bt prints the (q, q_v)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# NSCC / MNSCC plumbing (issue 7): tcp_nscc loads (pulling in dcc_lib) and
+# NSCC / MNSCC plumbing: tcp_nscc loads (pulling in dcc_lib) and
 # registers "nscc" and "mnscc" (mnscc also autoloads it by alias); both
 # are selectable by sysctl (default CC) and by setsockopt (iperf3 -C);
 # their sockets negotiate ECN, and iperf3 -C puts the CC on the server's

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# 8-to-1 incast (issue 7): 4 nscc and 4 mnscc flows from 8 sender
+# 8-to-1 incast: 4 nscc and 4 mnscc flows from 8 sender
 # namespaces start together, each at maxwnd = 1.5 BDP (UE's line-rate
 # start), into the ECN-marking bottleneck: ~11 BDP (~900 packets) arrive in
 # the first RTT, so the buffer holds 1500 packets, as a lossless fabric

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Without ECN marks the modules still control on delay alone (issue 7).
+# Without ECN marks the modules still control on delay alone.
 # Four flows (2 nscc + 2 mnscc) at maxwnd would stand a queue of ~5 BDP =
 # 50 ms with no decrease at all (UE NSCC's MD needs ECN); the delay-derived
 # marks must hold it near the target:

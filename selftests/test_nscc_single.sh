@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# One flow through the ECN-marking bottleneck (issue 7), for nscc and then
+# One flow through the ECN-marking bottleneck, for nscc and then
 # mnscc: >= 90% utilisation; queueing delay near the target (mean bottleneck
 # queue between 0.3 and 1.5 x target_Qdelay; a lone flow is capped by
 # maxwnd = 1.5 BDP at a 0.5 BDP = 5 ms queue); CE fraction low in steady

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Packet spraying with one of 4 paths congested (issue 7, [M]'s scenario):
+# Packet spraying with one of 4 paths congested ([M]'s scenario):
 # net_setup --paths 4 --congested 1 --congested-ms 20: a quarter of each
 # flow's packets cross a path with a 20 ms standing queue (2 x base RTT,
 # 4 x target), arriving late and reordered; the shared 100 Mbit/s rate

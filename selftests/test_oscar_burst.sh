@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# OSCAR's convergence claim, measured its way (issue 17; selftests/
+# OSCAR's convergence claim, measured its way (selftests/
 # burst_lib.sh): one long flow runs; three short flows join it at line
 # rate for 1 s (100 RTT) and stop.  From one bpftrace (2 ms bins of the
 # bottleneck's bytes per flow, and the oscar_batch tracepoint's steps):

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Two OSCAR flows, the second starting 5 s after the first (issue 3):
+# Two OSCAR flows, the second starting 5 s after the first:
 # both within 20% of the fair share within a bounded time, and Jain's
 # index >= 0.95 over the last half of the shared period.
 #

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# 8-to-1 incast of OSCAR flows (issue 3): no loss, no retransmissions,
+# 8-to-1 incast of OSCAR flows: no loss, no retransmissions,
 # >= 90% utilisation, Jain >= 0.9.  All eight start together at line rate
 # with a base-BDP window, so the first RTT puts ~7 BDP (~580 packets) into
 # the queue (the paper's Fig. 20 peak of n x BDP); the buffer is 1000

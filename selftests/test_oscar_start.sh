@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# OSCAR's two starts on a network that drops (issue 17): 16 flows from
+# OSCAR's two starts on a network that drops: 16 flows from
 # four sender namespaces start together on a drop-tail buffer of one BDP
 # (83 packets), once at line rate (start_u_ppm 1000000, the paper's start:
 # each flow opens with a base-BDP window, ~16 BDP for a 2-BDP pipe) and

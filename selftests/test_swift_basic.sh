@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Swift/MSwift plumbing (issue 6): tcp_swift loads (pulling in dcc_lib) and
+# Swift/MSwift plumbing: tcp_swift loads (pulling in dcc_lib) and
 # registers "swift", "lswift" and "mswift" (modprobe tcp_mswift works through
 # the module alias); each is selectable by setsockopt (iperf3 -C) and by
 # sysctl (default CC); bad tunable writes are refused with EINVAL keeping the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Eight Swift flows share the bottleneck (issue 6): Jain's index >= 0.9
+# Eight Swift flows share the bottleneck: Jain's index >= 0.9
 # over the steady state, the link stays full, and the mean queueing delay
 # sits near the flow-scaled target: allowance + fs(W) with W the flows'
 # mean window (rate x RTT), which is larger than one flow's (flow scaling,

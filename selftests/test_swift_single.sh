@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# One Swift flow through the bottleneck (issue 6): >= 90% of the bottleneck
+# One Swift flow through the bottleneck: >= 90% of the bottleneck
 # rate with the mean queueing delay within 50% of the configured target
 # (allowance SW_Q_US above the idle RTT; at a one-flow window of ~100
 # packets the flow-scaling term is ~0), and the decisions are the law's:

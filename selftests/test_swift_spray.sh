@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Swift vs MSwift under packet spraying (issue 6; [M] Fig. 4, Thm 3/5/6):
+# Swift vs MSwift under packet spraying ([M] Fig. 4, Thm 3/5/6):
 # every packet sprayed at random over 4 paths (net_setup --paths 4) into the
 # shared 100 Mbit/s bottleneck; in each topology a swift flow, then an
 # mswift flow, each alone (so each figure is that algorithm's own goodput:

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# TIMELY / patched TIMELY / SQCC plumbing (issue 5): each module loads
+# TIMELY / patched TIMELY / SQCC plumbing: each module loads
 # (pulling in dcc_lib) and registers its name, is selectable by setsockopt
 # (iperf3 -C) and by sysctl (default CC), refuses bad tunables with EINVAL
 # keeping the old value (including T_low >= T_high), reports state through

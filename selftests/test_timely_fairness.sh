@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Four patched-TIMELY flows, then four SQCC flows, joining 0.5 s apart
-# (issue 5): Jain's index >= 0.9 over the last 4 s they all share, with
+# Jain's index >= 0.9 over the last 4 s they all share, with
 # the link full (>= 90 %).  Fairness is what patched TIMELY was made for,
 # and SQCC keeps its blend.  Each flow starts at C/4 (init_rate_kbps =
 # 25000), so the earlier ones are ahead when the later ones join; the blend's

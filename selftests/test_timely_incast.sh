@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # 16-to-1 incast, patched TIMELY then SQCC on the same bottleneck in the
-# same run (issue 5): SQCC's mean bottleneck backlog lower than timely_p's,
+# same run: SQCC's mean bottleneck backlog lower than timely_p's,
 # utilisation >= 90 % for both; the ratio is reported (paper, Fig. 1d:
 # ~0.2 at N = 60 with the error function alone).
 #

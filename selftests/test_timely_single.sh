@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # One flow of each of timely, timely_p, sqcc through the 100 Mbit/s, 10 ms
-# bottleneck (issue 5): >= 90 % utilisation and the RTT in the
+# bottleneck: >= 90 % utilisation and the RTT in the
 # T_low..T_high band in steady state (scale: timely_common.sh).
 #
 # Band check: mean srtt within [base + T_low/2, base + T_high] (base = the

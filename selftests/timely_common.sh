@@ -65,7 +65,7 @@ timely_report() { # PREFIX
 	echo
 }
 
-# Known gaps of issue 5: a failing check reports "# TODO issue 5: REASON"
+# Known gaps: a failing check reports "# TODO: REASON"
 # instead of failing the run; a pass is a pass.  Thresholds unchanged.
 
 # queue statistics of a run's window from queue.csv (packets):
