@@ -15,10 +15,12 @@
 #                              BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS: at the
 #                              default 4096 keys of (bin, port) the map fills
 #                              in the burst of 7 flows and later bins vanish
-#                              (a 2 ms bin per flow: 4000 keys per 8 flow-s)
+#                              (a 2 ms bin per flow: 4000 keys per 8 flow-s);
+#                              65536 holds 16 flows for 8 s (bpftrace 0.17
+#                              printed nothing at all from a 262144-key map)
 #   burst_metrics LOG K RATE_MBIT RTT_MS   the figures of one run
 
-BURST_MAP_KEYS=262144
+BURST_MAP_KEYS=65536
 
 burst_bt() { # CC DEV: the bpftrace script
 	cat <<-EOF
