@@ -19,6 +19,14 @@
 #                              65536 holds 16 flows for 8 s (bpftrace 0.17
 #                              printed nothing at all from a 262144-key map)
 #   burst_metrics LOG K RATE_MBIT RTT_MS   the figures of one run
+#   burst_run CC K SECONDS     one run in the open net_lib run (NET_RUN):
+#                              the trace, the long flow (from sender 0,
+#                              SECONDS + 5 s), 1.5 s later K flows for
+#                              SECONDS (from sender 1); the figures in
+#                              BURST_FIGS (burst_metrics' line, or "nan nan
+#                              nan nan"); 1 if the trace or a flow failed.
+#                              Not in a subshell: net_lib's flow state is
+#                              the caller's
 
 BURST_MAP_KEYS=65536
 
@@ -89,3 +97,30 @@ burst_metrics() {
 		printf "%.1f %.2f %d %d\n", rec, util, land, sumu < 0 ? 999 : sumu }' "$1"
 }
 
+
+burst_run() { # CC K SECONDS
+	local c=$1 k=$2 secs=$3 bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt pid i ok=1
+	BURST_FIGS="nan nan nan nan"
+	burst_bt "$c" "$NET_BN_DEV" >"$bt"
+	BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS bpftrace "$bt" >"$log" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 300; i++)); do
+		grep -q '^Attaching' "$log" 2>/dev/null && break
+		kill -0 "$pid" 2>/dev/null || break
+		_net_sleep 0.1
+	done
+	if ! kill -0 "$pid" 2>/dev/null; then
+		echo "burst_run: bpftrace failed: $(tail -n 3 "$log")" >&2
+		return 1
+	fi
+	NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n 1 --from-sender 0 \
+		--duration $((secs + 5)) || ok=0
+	_net_sleep 1.5
+	((ok)) && { NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n "$k" --from-sender 1 \
+		--duration "$secs" || ok=0; }
+	net_wait_flows || ok=0
+	kill -INT "$pid"
+	wait "$pid"
+	BURST_FIGS=$(burst_metrics "$log" "$k" "$NET_RATE_MBIT" "$NET_RTT_MS")
+	((ok))
+}

@@ -242,32 +242,15 @@ scenario_spray() { # CC
 # burst: one long flow, K short flows join it for burst_s seconds, then stop
 # (see the header); the bpftrace and the figures: selftests/burst_lib.sh
 scenario_burst() { # CC
-	local c=$1 kk r ok bt pid log m i
+	local c=$1 kk r ok m
 	for kk in $burst; do
 		setup "$c" --rtt-ms "$rtt" --senders 2 || { progress "burst $c K=$kk: setup failed"; failed=1; net_cleanup; return 1; }
 		for ((r = 1; r <= reps; r++)); do
 			progress "burst $c K=$kk rep $r/$reps: one long flow, $kk join for $burst_s s"
 			net_new_run "$out/burst/$c/k$kk/$r"
 			ok=1
-			bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt
-			burst_bt "$c" "$NET_BN_DEV" >"$bt"
-			BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS bpftrace "$bt" >"$log" 2>&1 &
-			pid=$!
-			for ((i = 0; i < 300; i++)); do
-				grep -q '^Attaching' "$log" 2>/dev/null && break
-				kill -0 "$pid" 2>/dev/null || break
-				_net_sleep 0.1
-			done
-			kill -0 "$pid" 2>/dev/null || { progress "burst: bpftrace failed: $(tail -n 3 "$log")"; failed=1; net_cleanup; return 1; }
-			NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n 1 --from-sender 0 \
-				--duration $((burst_s + 5)) || ok=0
-			_net_sleep 1.5
-			((ok)) && { NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n "$kk" --from-sender 1 \
-				--duration "$burst_s" || ok=0; }
-			net_wait_flows || ok=0
-			kill -INT "$pid"
-			wait "$pid"
-			read -r -a m <<<"$(burst_metrics "$log" "$kk" "$rate" "$rtt")"
+			burst_run "$c" "$kk" "$burst_s" || ok=0
+			read -r -a m <<<"$BURST_FIGS"
 			emit burst "$c" "k$kk" "$r" rec_rtt "${m[0]}" burst_util_pct "${m[1]}"
 			[[ $c == oscar ]] && emit burst "$c" "k$kk" "$r" land_steps "${m[2]}" sumu_steps "${m[3]}"
 			progress "burst $c K=$kk rep $r: link >= 95% again ${m[0]} RTT after the burst; util in the burst ${m[1]}%$([[ $c == oscar ]] && echo "; landing ${m[2]} steps, sum u settled after ${m[3]}")$( ((ok)) || echo ', FLOW ERROR')"
