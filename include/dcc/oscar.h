@@ -135,7 +135,7 @@ struct oscar_core {
 
 #define OSCAR_S_INIT	0x1	/* oscar_core_init() ran */
 #define OSCAR_S_OPEN	0x2	/* the open batch's stale_ns/shift are set */
-#define OSCAR_S_START	0x4	/* start phase: u doubles on an empty queue */
+#define OSCAR_S_START	0x4	/* start phase: u doubles below D_target */
 
 /* dcc_decision.flags */
 #define OSCAR_D_BATCH	0x1	/* a batch closed (struct oscar_batch valid):
@@ -176,7 +176,7 @@ static inline u64 oscar_dt_ns(const struct oscar_cfg *c)
 	return div_u64((u64)c->base_ns * c->p->dt_pct, 100);
 }
 
-/* Start a flow: u = 1 (line rate, 4.2), empty batch. */
+/* Start a flow: u = p->start_u (0: 1, line rate, 4.2), empty batch. */
 void oscar_core_init(struct oscar_core *st, const struct oscar_params *p);
 
 /*
