@@ -7,7 +7,7 @@
 # fairness).  One long flow runs; K short flows join it at once and stop.
 # One bpftrace per run records in one clock (boot ns): the bytes each flow
 # (TCP source port of the data segments, > 1000 bytes) puts through the
-# bottleneck device in 2 ms bins, and for oscar every per-batch decision
+# bottleneck device in BURST_BIN_MS (2 ms) bins, and for oscar every per-batch decision
 # (the oscar_batch tracepoint: the steps).  The long flow is the port seen
 # first; the burst spans the other ports' first to last bin.
 #
@@ -29,6 +29,7 @@
 #                              the caller's
 
 BURST_MAP_KEYS=65536
+BURST_BIN_MS=2	# the byte counts' bin: 1/5 of the testbed's 10 ms RTT
 
 burst_bt() { # CC DEV: the bpftrace script
 	cat <<-EOF
@@ -36,7 +37,7 @@ burst_bt() { # CC DEV: the bpftrace script
 	  \$skb = (struct sk_buff *)args->skbaddr;
 	  \$ip = \$skb->head + \$skb->network_header;
 	  \$p = *(uint16 *)(\$ip + (*(uint8 *)\$ip & 0xf) * 4);
-	  @b[nsecs / 2000000, ((\$p & 0xff) << 8) | (\$p >> 8)] = sum(args->len); }
+	  @b[nsecs / $((BURST_BIN_MS * 1000000)), ((\$p & 0xff) << 8) | (\$p >> 8)] = sum(args->len); }
 	EOF
 	[[ $1 == oscar ]] &&
 		echo 'tracepoint:oscar:oscar_batch { printf("B %llu %u %u\n", nsecs / 1000, args->sport, args->u); }'
@@ -56,11 +57,11 @@ burst_bt() { # CC DEV: the bpftrace script
 #   sumu_steps  (oscar) the long flow's batches from the burst's start until
 #               sum(u) stays in [0.85, 1.2] to the burst's end (999: never)
 burst_metrics() {
-	awk -v k="$2" -v rate="$3" -v rtt="$4" '
+	awk -v k="$2" -v rate="$3" -v rtt="$4" -v bin_ms="$BURST_BIN_MS" '
 	/^@b\[/ { gsub(/[@b\[\],:]/, " "); bin = $1; port = $2; by[bin, port] += $3
 		if (!(port in first) || bin < first[port]) first[port] = bin
 		if (!(port in last) || bin > last[port]) last[port] = bin
-		if (bin < b0 || b0 == "") b0 = bin; if (bin > b1) b1 = bin; next }
+		if (bin > b1) b1 = bin; next }
 	$1 == "B" { n++; bt[n] = $2; bp[n] = $3; bu[n] = $4 / 1048576; next }
 	END {
 		# the long flow: the first port seen; the burst: the others
@@ -70,7 +71,7 @@ burst_metrics() {
 			if (s0 == "" || first[p] < s0) s0 = first[p]
 			if (last[p] > s1) s1 = last[p] }
 		if (s0 == "") { print "nan nan nan nan"; exit }
-		w = rtt / 2; full = rate * 1e6 / 8 * rtt / 1000 * 0.95	# bytes per 1-RTT window
+		w = rtt / bin_ms; full = rate * 1e6 / 8 * rtt / 1000 * 0.95	# bins, bytes per 1-RTT window
 		rec = 999
 		for (t = s1 + 1; t + 10 * w <= b1; t++) {
 			ok = 1
@@ -78,16 +79,16 @@ burst_metrics() {
 				sum = 0
 				for (i = t + j * w; i < t + (j + 1) * w; i++) for (p in first) sum += by[i, p]
 				if (sum < full) ok = 0 }
-			if (ok) { rec = (t - s1) * 2 / rtt; break } }
-		sum = 0; for (i = s0 + 5 * rtt; i <= s1; i++) for (p in first) sum += by[i, p]
-		util = (s1 - s0 - 5 * rtt > 0) ? sum / (rate * 1e6 / 8 * (s1 - s0 - 5 * rtt + 1) * 0.002) * 100 : "nan"
+			if (ok) { rec = (t - s1) / w; break } }
+		sum = 0; for (i = s0 + 10 * w; i <= s1; i++) for (p in first) sum += by[i, p]
+		util = (s1 - s0 - 10 * w > 0) ? sum / (rate * 1e6 / 8 * (s1 - s0 - 10 * w + 1) * bin_ms / 1000) * 100 : "nan"
 		if (n == 0) { printf "%.1f %.2f nan nan\n", rec, util; exit }
-		# steps: batches (us clock) from the burst start (2 ms bins)
+		# steps: batches (us clock) from the burst start (bins)
 		tgt = 1 / (k + 1); land = 0; nl = 0; sumu = -1
 		for (p in first) { u[p] = 1; cnt[p] = 0; done[p] = 0 }
 		for (i = 1; i <= n; i++) {
-			if (bt[i] < s0 * 2000) { u[bp[i]] = bu[i]; continue }
-			if (bt[i] > s1 * 2000) break
+			if (bt[i] < s0 * bin_ms * 1000) { u[bp[i]] = bu[i]; continue }
+			if (bt[i] > s1 * bin_ms * 1000) break
 			p = bp[i]; u[p] = bu[i]; cnt[p]++
 			if (!done[p] && u[p] >= 0.8 * tgt && u[p] <= 1.2 * tgt) { done[p] = 1; if (cnt[p] > land) land = cnt[p] }
 			if (p == lp) nl++
@@ -97,22 +98,15 @@ burst_metrics() {
 		printf "%.1f %.2f %d %d\n", rec, util, land, sumu < 0 ? 999 : sumu }' "$1"
 }
 
-
 burst_run() { # CC K SECONDS
-	local c=$1 k=$2 secs=$3 bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt pid i ok=1
+	local c=$1 k=$2 secs=$3 bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt pid ok=1
 	BURST_FIGS="nan nan nan nan"
 	burst_bt "$c" "$NET_BN_DEV" >"$bt"
-	BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS bpftrace "$bt" >"$log" 2>&1 &
-	pid=$!
-	for ((i = 0; i < 300; i++)); do
-		grep -q '^Attaching' "$log" 2>/dev/null && break
-		kill -0 "$pid" 2>/dev/null || break
-		_net_sleep 0.1
-	done
-	if ! kill -0 "$pid" 2>/dev/null; then
+	if ! net_bpftrace "$bt" "$log" 300 BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS; then
 		echo "burst_run: bpftrace failed: $(tail -n 3 "$log")" >&2
 		return 1
 	fi
+	pid=$NET_BT_PID
 	NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n 1 --from-sender 0 \
 		--duration $((secs + 5)) || ok=0
 	_net_sleep 1.5

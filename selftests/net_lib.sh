@@ -133,6 +133,10 @@
 #       waits for every flow of the run (default deadline: last actual start +
 #       duration + 20 s), stops the sampler, writes the CSVs.  Returns 1 if a
 #       flow failed (no JSON or an iperf3 "error").
+#   net_bpftrace SCRIPT LOG TENTHS [VAR=VALUE...]
+#       bpftrace SCRIPT in the background (output to LOG, pid in NET_BT_PID,
+#       VAR=VALUE in its environment), then waits up to TENTHS x 0.1 s for
+#       it to print "Attaching"; returns 1 if it exited first
 #   net_run_flows ARGS  = net_start_flows ARGS && net_wait_flows
 #
 # SAMPLER (background; started/stopped for you)
@@ -260,6 +264,19 @@ _net_sleep() {
 	[[ -n ${_NET_SFD:-} ]] || exec {_NET_SFD}<> <(:)
 	read -r -t "$1" -u "$_NET_SFD" _
 	return 0
+}
+
+net_bpftrace() { # SCRIPT LOG TENTHS [VAR=VALUE...]
+	local bt=$1 log=$2 n=$3 i
+	shift 3
+	env "$@" bpftrace "$bt" >"$log" 2>&1 &
+	NET_BT_PID=$!
+	for ((i = 0; i < n; i++)); do
+		grep -q '^Attaching' "$log" 2>/dev/null && break
+		kill -0 "$NET_BT_PID" 2>/dev/null || break
+		_net_sleep 0.1
+	done
+	kill -0 "$NET_BT_PID" 2>/dev/null
 }
 
 _net_die() {

@@ -351,14 +351,8 @@ cpu_start() {
 		echo 'END { clear(@t0); clear(@act); clear(@ops); }'
 	} >"$bt"
 	progress "cpu: starting bpftrace on ${fn[*]}"
-	bpftrace "$bt" >"$cpu_log" 2>&1 &
-	cpu_pid=$!
-	local i
-	for ((i = 0; i < 3000; i++)); do
-		grep -q '^Attaching' "$cpu_log" 2>/dev/null && break
-		kill -0 "$cpu_pid" 2>/dev/null || break
-		_net_sleep 0.1
-	done
+	net_bpftrace "$bt" "$cpu_log" 3000
+	cpu_pid=$NET_BT_PID
 	_net_sleep 1
 	kill -0 "$cpu_pid" 2>/dev/null || { progress "cpu: bpftrace failed: $(tail -n 5 "$cpu_log")"; cpu_pid=''; failed=1; return 1; }
 	progress "cpu: bpftrace attached"
