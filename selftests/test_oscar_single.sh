@@ -63,7 +63,7 @@ else
 fi
 # one decision per tau = 5 ms of send time: ~2400 in 12 s
 nb=$(wc -l <"$NET_RUN/oscar_trace.txt")
-log_info "decisions by branch (0 HAI, 1 accel, 2 decel): $(grep -o 'branch=[0-9]' "$NET_RUN/oscar_trace.txt" | sort | uniq -c | tr '\n' ' ')"
+log_info "decisions by branch (0 HAI, 1 accel, 2 decel, 3 refill): $(grep -o 'branch=[0-9]' "$NET_RUN/oscar_trace.txt" | sort | uniq -c | tr '\n' ' ')"
 dcc_result single_batches "$nb"
 if [[ $nb -ge 500 ]]; then
 	ktap_test_pass "$nb per-batch decisions traced in $DUR s (>= 500; tau = $(fcalc "$OSC_RTT / 2") ms)"

@@ -101,6 +101,7 @@ struct oscar_params {
 			 * itself per batch (0..1000; 0 = the paper's
 			 * additive U_HAI only)
 			 */
+	bool refill;	/* refill after a drain (oscar_on_batch()) */
 	u32 start_u;	/* u at a flow's start, Q20; 0 = 1, line rate
 			 * (the paper); clamped to [u_min, 1]
 			 */
@@ -136,6 +137,12 @@ struct oscar_core {
 #define OSCAR_S_INIT	0x1	/* oscar_core_init() ran */
 #define OSCAR_S_OPEN	0x2	/* the open batch's stale_ns/shift are set */
 #define OSCAR_S_START	0x4	/* start phase: u doubles below D_target */
+#define OSCAR_S_REFILL	0x8	/* refill: the queue drained away; u doubles
+				 * its batch's rate per empty batch
+				 */
+
+/* Samples an empty-queue batch needs in the refill (Alg. 1's minimum). */
+#define OSCAR_REFILL_SAMPLES 3
 
 /* dcc_decision.flags */
 #define OSCAR_D_BATCH	0x1	/* a batch closed (struct oscar_batch valid):
@@ -146,6 +153,16 @@ enum oscar_branch {
 	OSCAR_HAI = 0,		/* empty queue: hyper additive increase */
 	OSCAR_ACCEL = 1,	/* delay < D_target: max(u_w, u_r) + U_AI */
 	OSCAR_DECEL = 2,	/* delay >= D_target: min(u_w, u_r) + U_AI */
+	OSCAR_REFILL = 3,	/* empty queue in the refill: HAI, and u at
+				 * least twice the batch's send rate
+				 */
+};
+
+/* What the flow is doing besides the law (oscar_law_step()'s @phase). */
+enum oscar_phase {
+	OSCAR_P_LAW = 0,	/* Algorithm 2 as published */
+	OSCAR_P_START,		/* start phase (OSCAR_S_START) */
+	OSCAR_P_REFILL,		/* refill (OSCAR_S_REFILL) */
 };
 
 /* One per-batch step of Algorithm 2. */
@@ -199,7 +216,8 @@ void oscar_decide(const struct oscar_core *st, const struct oscar_cfg *c,
 
 /* Alg. 2 lines 4-13 on one closed batch; exposed for the unit tests. */
 void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
-		    u32 u, bool app_limited, bool start, struct oscar_step *d);
+		    u32 u, bool app_limited, enum oscar_phase phase,
+		    struct oscar_step *d);
 
 /* r = u * mu, bytes/s */
 u64 oscar_rate(const struct oscar_cfg *c, u32 u);

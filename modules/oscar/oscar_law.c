@@ -70,10 +70,33 @@ static u32 oscar_ratio(const struct oscar_cfg *c, u64 rate_bytes_ps)
 	return (u32)dcc_mul_div(rate_bytes_ps, OSCAR_U_ONE, c->mu_bytes_ps);
 }
 
+/*
+ * The refill (oscar_on_batch() starts it): an empty batch doubles the rate
+ * that batch was sent at, its reference state (4.1.2), not u itself.  The
+ * batches that close in the RTT after a step were sent before it; doubling
+ * u on each would compound to 8x per round trip at tau = RTT_base / 2,
+ * doubling their rate gives 2x per round trip whatever tau is, so the
+ * flows overshoot the link by at most 2x when the queue comes back (two
+ * long flows on a 1-BDP drop-tail buffer: 0-1 drops, 14 with u doubled,
+ * test_oscar_law).  A stale batch has no rate: HAI alone.  2 mu * 2 in
+ * Q20 <= 2^22.
+ */
+static u32 oscar_refill_step(const struct oscar_cfg *c,
+			     const struct dcc_bls_out *b, u32 u,
+			     struct oscar_step *d)
+{
+	if (!b->rate_bytes_ps)
+		return u;
+	d->branch = OSCAR_REFILL;
+	return min(max(u, 2 * oscar_ratio(c, b->rate_bytes_ps)), OSCAR_U_ONE);
+}
+
 void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
-		    u32 u, bool app_limited, bool start, struct oscar_step *d)
+		    u32 u, bool app_limited, enum oscar_phase phase,
+		    struct oscar_step *d)
 {
 	const struct oscar_params *p = c->p;
+	bool start = phase == OSCAR_P_START;
 	u32 old = u;
 	s32 g;
 
@@ -91,6 +114,8 @@ void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
 
 		u = min(u + max(p->u_hai, mi), OSCAR_U_ONE);
 		d->branch = OSCAR_HAI;
+		if (phase == OSCAR_P_REFILL)
+			u = oscar_refill_step(c, b, u, d);
 	} else {
 		/*
 		 * line 7, <delay, window>: u_w = inflight / (delay * mu), i.e.
@@ -254,7 +279,9 @@ static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
 		.tau = c->tau_ns,
 		.stale = st->stale_ns,
 		.units_per_sec = DCC_NSEC_PER_SEC,
-		.min_samples = c->p->min_samples,	/* Alg. 1: 3; see oscar.h */
+		/* Alg. 1: 3; see oscar.h; 3 in the refill (oscar_phase_of()) */
+		.min_samples = st->flags & OSCAR_S_REFILL ?
+			       OSCAR_REFILL_SAMPLES : c->p->min_samples,
 		.bytes_per_pkt = s->mss,
 		.shift = st->shift,
 	};
@@ -264,17 +291,55 @@ static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
 	return true;
 }
 
+/*
+ * The refill.  A batch that finds the queue empty right after one that saw
+ * it means the queue drained away: flows left, and the link has room that
+ * nobody measured -- the drain lasted (D_target - RTT_base) / (1 - sum u),
+ * about half an RTT, which a slow flow's batch spans with a few samples
+ * among many from before it, so its gradient is diluted (model: g = -0.08
+ * for a true -0.94) and the rate loop never sees the room.  U_HAI's +0.01
+ * per batch then refills the link in (1 - sum u) / 0.01 batches: 45 RTT
+ * after 3 of 4 flows left, not within 80 RTT after 7 of 8 (model, defaults).
+ * So from that batch on, while the queue stays empty, every batch doubles
+ * its own send rate (oscar_refill_step()) and closes after
+ * OSCAR_REFILL_SAMPLES ACKs: an empty-queue step uses no estimate that
+ * needs min_samples.  The refill ends at the first batch with a queue (the
+ * law takes over with a valid gradient) or at u = 1.  It scales every
+ * remaining flow alike, so their ratios stay what the law made them.  The
+ * first empty batch is still a full one (min_samples): 3 samples can look
+ * empty under timestamp noise, and a refill on noise made an 8-flow incast
+ * under +-30% noise unfair (Jain 0.64-0.69, test_oscar_law).  Not in the
+ * start phase, which doubles anyway.  Parameter refill (on by default;
+ * tcp_oscar.c: differences from the paper).
+ */
+static enum oscar_phase oscar_phase_of(struct oscar_core *st,
+				       const struct oscar_cfg *c,
+				       const struct oscar_batch *b)
+{
+	u64 empty = oscar_hai_ns(c);
+
+	if (st->flags & OSCAR_S_START)
+		return OSCAR_P_START;
+	if (c->p->refill && b->bls.delay <= empty && st->last_delay_ns > empty)
+		st->flags |= OSCAR_S_REFILL;
+	return st->flags & OSCAR_S_REFILL ? OSCAR_P_REFILL : OSCAR_P_LAW;
+}
+
 /* One closed batch: Alg. 2 lines 4-13, held if the batch was app-limited. */
 static void oscar_on_batch(struct oscar_core *st, const struct oscar_cfg *c,
 			   struct oscar_batch *b)
 {
 	b->app_limited = st->app_lim * 2 > b->bls.samples;
 	oscar_law_step(c, &b->bls, st->u, b->app_limited,
-		       st->flags & OSCAR_S_START, &b->step);
+		       oscar_phase_of(st, c, b), &b->step);
 	st->u = b->step.u;
 	/* the start phase ends at the target delay, or at line rate */
 	if (b->step.branch == OSCAR_DECEL || st->u >= OSCAR_U_ONE)
 		st->flags &= ~OSCAR_S_START;
+	/* the refill ends when the queue is back, or at line rate */
+	if (b->step.branch == OSCAR_ACCEL || b->step.branch == OSCAR_DECEL ||
+	    st->u >= OSCAR_U_ONE)
+		st->flags &= ~OSCAR_S_REFILL;
 	st->last_delay_ns = (u32)min_t(u64, b->bls.delay, U32_MAX);
 	st->app_lim = 0;
 }

@@ -153,6 +153,7 @@ static u32 hyst_us;			/* delta, 0 as the paper writes it */
 static u32 init_rate_mbps = 100;	/* estimate mode: mu before any sample */
 static u32 min_samples = OSCAR_MIN_SAMPLES_DEFAULT;	/* see oscar.h */
 static u32 u_hmi_pct;			/* 0: the paper's additive HAI only */
+static u32 refill = 1;			/* refill after a drain (oscar_law.c) */
 static u32 start_u_ppm = 1000000;	/* line rate at the start (4.2) */
 static u32 share_base_rtt = 1;		/* auto RTT_base: min over the netns's
 					 * dcc flows to the destination
@@ -190,6 +191,7 @@ static void oscar_snap_fill(struct dcc_snap *ds)
 		.tau_pct = READ_ONCE(tau_pct),
 		.min_samples = READ_ONCE(min_samples),
 		.hmi_pct = READ_ONCE(u_hmi_pct),
+		.refill = READ_ONCE(refill),
 		.start_u = OSCAR_PPM_TO_U(READ_ONCE(start_u_ppm)),
 	};
 	s->line_rate_mbps = READ_ONCE(line_rate_mbps);
@@ -226,6 +228,8 @@ oscar_param(start_u_ppm, 1, 1000000,
 	    "u at a flow's start, ppm of mu (1000000: line rate, the paper's start for lossless fabrics; lower: doubles per batch until D_target)");
 oscar_param(u_hmi_pct, 0, 1000,
 	    "empty queue: u grows by at least this % of itself per batch (0 = additive U_HAI only, as the paper)");
+oscar_param(refill, 0, 1,
+	    "1: when the queue drains away, double each empty batch's send rate until it is back (0 = U_HAI only, as the paper)");
 /* read live, not snapshotted */
 dcc_param_range(init_rate_mbps, init_rate_mbps, 1, 800000, 0644,
 		"estimate mode only: mu in Mbit/s before any delivery-rate sample");

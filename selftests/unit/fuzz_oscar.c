@@ -47,6 +47,7 @@ struct oscar_params_in {
 	u32 init_rate_mbps;	/* 1..800000 */
 	u32 min_samples;	/* 3..255 */
 	u32 u_hmi_pct;		/* 0..1000 */
+	u32 refill;		/* 0..1 */
 	u32 start_u_ppm;	/* 1..1e6 */
 };
 
@@ -81,6 +82,7 @@ static void read_params(struct fz *in, struct oscar_params_in *p)
 	p->init_rate_mbps = (u32)fz_span(in, FZ_MBPS_MIN, FZ_MBPS_MAX);
 	p->min_samples = (u32)fz_span(in, 3, 255);
 	p->u_hmi_pct = (u32)fz_span(in, 0, 1000);
+	p->refill = (u32)fz_span(in, 0, 1);
 	p->start_u_ppm = (u32)fz_span(in, 1, 1000000);
 }
 
@@ -99,6 +101,7 @@ static void snap_fill(const struct oscar_params_in *in, struct oscar_params *p)
 		.tau_pct = (u8)in->tau_pct,
 		.min_samples = (u8)in->min_samples,
 		.hmi_pct = (u16)in->u_hmi_pct,
+		.refill = in->refill,
 		.start_u = OSCAR_PPM_TO_U(in->start_u_ppm),
 	};
 }
@@ -201,9 +204,9 @@ static void check_batch(const struct sock_model *ca, const struct oscar_batch *b
 
 	FUZZ_ASSERT(d->u_w <= 2 * OSCAR_U_ONE && d->u_r <= 2 * OSCAR_U_ONE,
 		    "u_w %u u_r %u above 2^21", d->u_w, d->u_r);
-	FUZZ_ASSERT(d->branch <= OSCAR_DECEL, "branch %u", d->branch);
-	FUZZ_ASSERT(d->branch != OSCAR_HAI || d->u >= old,
-		    "an empty queue lowered u %u -> %u", old, d->u);
+	FUZZ_ASSERT(d->branch <= OSCAR_REFILL, "branch %u", d->branch);
+	FUZZ_ASSERT((d->branch != OSCAR_HAI && d->branch != OSCAR_REFILL) ||
+		    d->u >= old, "an empty queue lowered u %u -> %u", old, d->u);
 	FUZZ_ASSERT(!b->app_limited || d->u >= old,
 		    "app-limited batch lowered u %u -> %u", old, d->u);
 	FUZZ_ASSERT(!d->held || d->u == old, "held, but u %u -> %u", old, d->u);
@@ -230,6 +233,33 @@ static void check_start(const struct sock_model *ca, const struct oscar_batch *b
 	FUZZ_ASSERT(!was_start || d->branch == OSCAR_DECEL ||
 		    d->u >= (2 * old < OSCAR_U_ONE ? 2 * old : OSCAR_U_ONE),
 		    "start phase, branch %u: u %u -> %u, not doubled", d->branch, old, d->u);
+}
+
+/*
+ * The refill (parameter refill): only with the parameter, never in the
+ * start phase; a refill step doubles the batch's rate (up to 1) and never
+ * lowers u; a batch that saw a queue (ACCEL/DECEL) or u = 1 ends it.
+ */
+static void check_refill(const struct sock_model *ca, const struct oscar_batch *b,
+			 u32 old)
+{
+	const struct oscar_step *d = &b->step;
+	bool in = ca->st.flags & OSCAR_S_REFILL;
+	u64 r2 = 2 * (u64)dcc_mul_div(min_t(u64, b->bls.rate_bytes_ps,
+					    2 * ca->c.mu_bytes_ps),
+				      OSCAR_U_ONE, ca->c.mu_bytes_ps);
+
+	FUZZ_ASSERT(ca->p->refill || (!in && d->branch != OSCAR_REFILL),
+		    "refill without the parameter (branch %u)", d->branch);
+	FUZZ_ASSERT(!in || !(ca->st.flags & OSCAR_S_START),
+		    "refill and start phase at once");
+	FUZZ_ASSERT(!in || (d->branch != OSCAR_ACCEL && d->branch != OSCAR_DECEL &&
+			    d->u < OSCAR_U_ONE),
+		    "still in the refill after branch %u, u %u", d->branch, d->u);
+	FUZZ_ASSERT(d->branch != OSCAR_REFILL ||
+		    d->u >= min_t(u64, max_t(u64, r2, old), OSCAR_U_ONE),
+		    "refill: u %u -> %u, batch rate %llu not doubled", old, d->u,
+		    (unsigned long long)b->bls.rate_bytes_ps);
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -279,6 +309,7 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 	if (ca->d.flags & OSCAR_D_BATCH) {
 		check_batch(ca, &b, old);
 		check_start(ca, &b, old, was_start);
+		check_refill(ca, &b, old);
 		refresh_inputs(ca, &b);
 	} else {
 		FUZZ_ASSERT(ca->st.u == old, "u %u -> %u without a batch", old,

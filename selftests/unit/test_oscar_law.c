@@ -50,7 +50,7 @@ static const struct oscar_params oscar_defaults = {
 	.u_ai = OSCAR_PPM_TO_U(1000), .u_hai = OSCAR_PPM_TO_U(10000),
 	.u_min = OSCAR_PPM_TO_U(1000), .eps_ns = 0, .hyst_ns = 0,
 	.dt_pct = 150, .tau_pct = 50,
-	.min_samples = OSCAR_MIN_SAMPLES_DEFAULT,
+	.min_samples = OSCAR_MIN_SAMPLES_DEFAULT, .refill = true,
 };
 
 /*
@@ -330,24 +330,33 @@ struct burst_res {
 	int land;		/* the slowest flow's landing, steps */
 	int sumu;		/* sum u settled, steps of the long flow */
 	double rec_rtt;		/* recovery after the burst, RTTs */
+	double qmax_bdp;	/* largest queue after the burst's end, BDPs */
+	u64 drops;		/* drops after the burst's end */
 };
 
-static void burst_case(u64 mu, u32 base, const struct oscar_params *p, int k,
-		       struct burst_res *r)
+/*
+ * @nlong long flows (the landing and sum u are counted on the first), K
+ * joiners; @limit_bdp: a drop-tail buffer of that many BDPs, 0 = lossless.
+ */
+static void burst_case(u64 mu, u32 base, const struct oscar_params *p,
+		       int nlong, int k, double limit_bdp, struct burst_res *r)
 {
 	static struct sim s;
 	static u8 ok_w[160];
-	int land_at[MAXF], sumu_at = -1, n = k + 1, i, w;
+	int land_at[MAXF], sumu_at = -1, n = k + nlong, i, w;
 	double t[MAXF], tgt = 1.0 / n;
 	u32 b0, u0, b1 = 0;
+	u64 qmax = 0;
 
 	sim_init(&s, mu, base, 0, 1);
+	s.m.link.limit_bytes = (u64)(limit_bdp * bdp_bytes(&s));
 	s.h.p = p;
-	flow_start(&s, 0);
+	for (i = 0; i < nlong; i++)
+		flow_start(&s, i);
 	sim_run(&s, 80 * base, NULL);
 	b0 = s.f[0].batches;
 	u0 = s.f[0].st.u;
-	for (i = 1; i < n; i++)
+	for (i = nlong; i < n; i++)
 		flow_start(&s, i);
 	for (i = 0; i < n; i++)
 		land_at[i] = -1;
@@ -376,17 +385,21 @@ static void burst_case(u64 mu, u32 base, const struct oscar_params *p, int k,
 		r->land = land_at[i] < 0 ? BURST_NEVER : max(r->land, land_at[i]);
 	r->sumu = sumu_at < 0 ? BURST_NEVER : sumu_at;
 
-	for (i = 1; i < n; i++)
+	for (i = nlong; i < n; i++)
 		model_stop_flow(&s.m, i);
+	r->drops = 0;
 	for (w = 0; w < 160; w++) {		/* 80 RTT in halves */
 		double sum = 0;
 
 		sim_run(&s, base / 2, t);
+		qmax = max(qmax, s.m.st.q_max_bytes);
+		r->drops += s.m.st.drops;
 		for (i = 0; i < n; i++)
 			sum += t[i];
 		ok_w[w] = sum >= 0.95 * (double)s.mu;
 	}
 	r->rec_rtt = sustained_from(ok_w, 160, 20, 0.5);	/* 10 RTT */
+	r->qmax_bdp = (double)qmax / bdp_bytes(&s);
 	sim_free(&s);
 }
 
@@ -629,52 +642,76 @@ int main(void)
 	}
 
 	/*
-	 * 9. the convergence claim (burst_case()), with the defaults and with
+	 * 9. the convergence claim (burst_case()), with the defaults, with
 	 * the paper's parameters (the defaults but 3 samples per batch, Alg.
-	 * 1).  Goals: every flow lands in <= 2 steps, sum u settles in <= 4,
-	 * the link is back to >= 95% within 3 RTT of the burst's end, for
-	 * every K.  Landing holds (one step for the joiners, one or two for
-	 * the long flow); the other two do not yet and are reported as TODO.
+	 * 1), and as published (3 samples, no refill; reported, not bounded).
+	 * Goals: every flow lands in <= 2 steps, sum u settles in <= 4, the
+	 * link is back to >= 95% within 3 RTT of the burst's end, for every
+	 * K.  Landing holds (one step for the joiners, one or two for the long
+	 * flow).  The recovery rests on the refill (oscar_law.c): bounded here
+	 * by what the law as published misses (it needs 24-43.5 RTT with 3
+	 * samples, 45.5 to > 80 with 16), the 3-RTT goal reported as TODO.
+	 * Then two long flows on a drop-tail buffer of one BDP, the case where
+	 * the refill could overshoot: both double together.
 	 */
 	{
 		static const int ks[] = { 1, 3, 7 };
-		struct oscar_params paper = oscar_defaults, hmi;
-		const struct oscar_params *ps[] = { &oscar_defaults, &paper, &hmi };
+		struct oscar_params paper = oscar_defaults, pub, hmi;
+		const struct oscar_params *ps[] = { &oscar_defaults, &paper, &pub,
+						    &hmi, &oscar_defaults };
 		const char *pn[] = { "defaults", "paper's 3 samples",
-				     "3 samples, u_hmi_pct 100" };
+				     "as published (3 samples, no refill)",
+				     "3 samples, no refill, u_hmi_pct 100",
+				     "defaults, 2 long flows, 1-BDP drop-tail" };
+		const double rec_max[] = { 15, 10, 0, 5, 15 };
 		struct burst_res r;
 
 		paper.min_samples = 3;
-		hmi = paper;
+		pub = paper;
+		pub.refill = false;
+		hmi = pub;
 		hmi.hmi_pct = 100;
-		for (int j = 0; j < 3; j++) {
+		for (int j = 0; j < 5; j++) {
 			int land = 0, sumu = 0;
-			double rec = 0;
+			double rec = 0, qmax = 0;
+			u64 drops = 0;
 			char lv[64] = "", sv[64] = "", rv[64] = "";
 
 			for (unsigned int q = 0; q < sizeof(ks) / sizeof(ks[0]); q++) {
-				burst_case(mu * 8, base, ps[j], ks[q], &r);
+				burst_case(mu * 8, base, ps[j], j == 4 ? 2 : 1, ks[q],
+					   j == 4 ? 1.0 : 0, &r);
 				land = max(land, r.land);
 				sumu = max(sumu, r.sumu);
 				rec = r.rec_rtt > rec ? r.rec_rtt : rec;
+				qmax = r.qmax_bdp > qmax ? r.qmax_bdp : qmax;
+				drops += r.drops;
 				snprintf(lv + strlen(lv), sizeof(lv) - strlen(lv), "%s%d", q ? "/" : "", r.land);
 				snprintf(sv + strlen(sv), sizeof(sv) - strlen(sv), "%s%d", q ? "/" : "", r.sumu);
 				snprintf(rv + strlen(rv), sizeof(rv) - strlen(rv), "%s%.1f", q ? "/" : "", r.rec_rtt);
 			}
-			ok(land <= 2,
-			   "burst, %s, K = 1/3/7 joiners at line rate for 40 RTT: every flow lands within 20%% of 1/(K+1) in %s steps (<= 2)",
-			   pn[j], lv);
-			todo(sumu <= 4, "sum u rings while a lone joiner's initial window drains",
-			     "burst, %s, K = 1/3/7: sum u settled in [0.85, 1.2] after %s steps (<= 4)",
-			     pn[j], sv);
-			if (j == 2)	/* the knob must do what it is for */
-				ok(rec <= 5,
-				   "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= 5)",
-				   pn[j], rv);
-			else
+			if (j == 2) {
+				printf("# burst, %s, K = 1/3/7: lands in %s steps, sum u settled after %s, link >= 95%% again %s RTT after the burst's end\n",
+				       pn[j], lv, sv, rv);
+				continue;
+			}
+			if (j < 4) {
+				ok(land <= 2,
+				   "burst, %s, K = 1/3/7 joiners at line rate for 40 RTT: every flow lands within 20%% of 1/(K+1) in %s steps (<= 2)",
+				   pn[j], lv);
+				todo(sumu <= 4, "sum u rings while a lone joiner's initial window drains",
+				     "burst, %s, K = 1/3/7: sum u settled in [0.85, 1.2] after %s steps (<= 4)",
+				     pn[j], sv);
+			}
+			ok(rec <= rec_max[j],
+			   "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= %.0f; 999: not within 80 RTT); after it the queue peaks at %.2f BDP, %llu drops",
+			   pn[j], rv, rec_max[j], qmax, (unsigned long long)drops);
+			if (j == 4)
+				ok(drops <= 5, "burst, %s: %llu drops after the burst's end (<= 5)",
+				   pn[j], (unsigned long long)drops);
+			if (j < 2)
 				todo(rec <= 3,
-				     "after the burst, a batch straddling the drain dilutes the gradient and HAI (+U_HAI per batch) refills",
-				     "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= 3; 999: not within 80 RTT)",
+				     "a slow flow needs a full batch (min_samples) to see the queue empty, then doubles per RTT",
+				     "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= 3)",
 				     pn[j], rv);
 		}
 	}
