@@ -141,6 +141,15 @@ struct oscar_core {
 				 * its batch's rate per empty batch
 				 */
 
+/*
+ * Settled batches in a row (flags' OSCAR_S_SETTLED bits, 0..OSCAR_SETTLED):
+ * batches whose queue was within half the target queue of it (see
+ * oscar_phase_of()); a refill starts only after OSCAR_SETTLED of them.
+ */
+#define OSCAR_S_SETTLED_SHIFT 4
+#define OSCAR_S_SETTLED_MASK (0x3 << OSCAR_S_SETTLED_SHIFT)
+#define OSCAR_SETTLED	3
+
 /* Samples an empty-queue batch needs in the refill (Alg. 1's minimum). */
 #define OSCAR_REFILL_SAMPLES 3
 

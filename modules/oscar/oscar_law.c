@@ -312,6 +312,24 @@ static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
  * start phase, which doubles anyway.  Parameter refill (on by default;
  * tcp_oscar.c: differences from the paper).
  */
+static u8 oscar_settled(const struct oscar_core *st)
+{
+	return (st->flags & OSCAR_S_SETTLED_MASK) >> OSCAR_S_SETTLED_SHIFT;
+}
+
+/* Count settled batches: queue within half the target queue of it. */
+static void oscar_count_settled(struct oscar_core *st, const struct oscar_cfg *c,
+				u64 delay)
+{
+	u64 dt = oscar_dt_ns(c), half = (dt - c->base_ns) / 2;
+	u8 n = oscar_settled(st);
+
+	n = delay + half >= dt && delay <= dt + half ?
+	    min_t(u8, n + 1, OSCAR_SETTLED) : 0;
+	st->flags = (st->flags & ~OSCAR_S_SETTLED_MASK) |
+		    (n << OSCAR_S_SETTLED_SHIFT);
+}
+
 static enum oscar_phase oscar_phase_of(struct oscar_core *st,
 				       const struct oscar_cfg *c,
 				       const struct oscar_batch *b)
@@ -320,7 +338,8 @@ static enum oscar_phase oscar_phase_of(struct oscar_core *st,
 
 	if (st->flags & OSCAR_S_START)
 		return OSCAR_P_START;
-	if (c->p->refill && b->bls.delay <= empty && st->last_delay_ns > empty)
+	if (c->p->refill && b->bls.delay <= empty && st->last_delay_ns > empty &&
+	    oscar_settled(st) == OSCAR_SETTLED)
 		st->flags |= OSCAR_S_REFILL;
 	return st->flags & OSCAR_S_REFILL ? OSCAR_P_REFILL : OSCAR_P_LAW;
 }
@@ -340,6 +359,7 @@ static void oscar_on_batch(struct oscar_core *st, const struct oscar_cfg *c,
 	if (b->step.branch == OSCAR_ACCEL || b->step.branch == OSCAR_DECEL ||
 	    st->u >= OSCAR_U_ONE)
 		st->flags &= ~OSCAR_S_REFILL;
+	oscar_count_settled(st, c, b->bls.delay);
 	st->last_delay_ns = (u32)min_t(u64, b->bls.delay, U32_MAX);
 	st->app_lim = 0;
 }

@@ -52,14 +52,16 @@
  * steps independent of the perturbation.  In the userspace model
  * (test_oscar_law, burst: K = 1, 3, 7 flows join one at line rate for 40
  * RTT, then stop) the landing holds: every flow within 20% of 1/(K+1) in
- * 1-2 steps.  The recovery after the burst does not (3 to > 80 RTT as K
- * grows): the long flow's batch spans more than the ~0.5-RTT drain, the
- * drain's gradient is diluted, and the empty queue then leaves HAI's
- * +0.01 per batch.  In the guest (tools/bench --scenarios burst,
- * test_oscar_burst) the recovery grows with K as Swift's AIMD does
- * (2-20, 49-79, 87-105 RTT at K = 1, 3, 7; Swift 11-22, 56-66, 80-83)
- * and the landing takes 3-27 steps or misses the +-20% band.  README
- * (OSCAR) has the figures.
+ * 1-2 steps.  The recovery after the burst does not, as published (5 to
+ * 43.5 RTT with the paper's 3 samples, 3 to > 80 with 16): the long
+ * flow's batch spans more than the ~0.5-RTT drain, the drain's gradient
+ * is diluted, and the empty queue then leaves HAI's +0.01 per batch.  The
+ * refill (below; oscar_law.c) doubles the rate per round trip once the
+ * queue is seen empty: 3/7/11.5 RTT in the model, 2.4-3 / 3.4-4 /
+ * 10.8-19 in the guest (tools/bench --scenarios burst; Swift's AIMD
+ * 11-22 / 56-66 / 80-83), still growing with log2(K+1), not O(1): a slow
+ * flow needs a full batch to see the queue empty.  README (OSCAR) has the
+ * figures.
  *
  * The whole per-ACK sequence (first-window skip, batching, staleness,
  * app-limited hold, the law, rate and window) is the plain-C core of
@@ -110,10 +112,20 @@
  *    running flow's queue, below their share, which the law keeps (it
  *    scales rates; only U_AI equalises them: not within 100 RTT, against
  *    86 at line rate);
+ *  - refill (on by default; 0 = the paper's HAI): the first batch that
+ *    finds the queue empty after one that saw it starts a refill: every
+ *    empty batch sets u to at least twice the rate that batch was sent
+ *    at, and closes after 3 ACKs, until a batch sees a queue again or
+ *    u = 1 (oscar_phase_of() and oscar_refill_step() in oscar_law.c have
+ *    why each part is as it is).  After K = 1/3/7 of K + 1 flows leave,
+ *    the link is back in 3/7/11.5 RTT instead of 3/45.5/> 80 (model,
+ *    defaults), 2.4-3 / 3.4-4 / 10.8-19 instead of 2-20 / 49-79 / 87-105
+ *    in the guest; two long flows refilling together on a 1-BDP
+ *    drop-tail buffer lose 1 packet (model);
  *  - u_hmi_pct (off by default): on an empty queue u may grow by a share
- *    of itself instead of U_HAI's fixed step, so a flow left far below
- *    the link by a burst refills it in O(log) steps (model: 3-4.5 RTT
- *    with 3 samples per batch at K = 1-7, against 5-43.5);
+ *    of itself instead of U_HAI's fixed step, on every empty batch, not
+ *    only after a drain (model: recovery 3-4.5 RTT with 3 samples per
+ *    batch at K = 1-7, but two long flows on a 1-BDP buffer lose 8-14);
  *  - mu: module parameter; 0 = estimate, RTT_base: parameter, else
  *    tcp_min_rtt() lowered to the shared per-destination minimum;
  *    both refreshed once per batch (oscar_refresh_inputs()).
