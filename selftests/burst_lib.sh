@@ -8,7 +8,8 @@
 # One bpftrace per run records in one clock (boot ns): the bytes each flow
 # (TCP source port of the data segments, > 1000 bytes) puts through the
 # bottleneck device in BURST_BIN_MS (2 ms) bins, and for oscar every per-batch decision
-# (the oscar_batch tracepoint: the steps).  The long flow is the port seen
+# (the oscar_batch tracepoint: the steps, with the batch delay and branch
+# for reading a run).  The long flow is the port seen
 # first; the burst spans the other ports' first to last bin.
 #
 #   burst_bt CC DEV            the bpftrace script, on stdout; run it with
@@ -40,7 +41,7 @@ burst_bt() { # CC DEV: the bpftrace script
 	  @b[nsecs / $((BURST_BIN_MS * 1000000)), ((\$p & 0xff) << 8) | (\$p >> 8)] = sum(args->len); }
 	EOF
 	[[ $1 == oscar ]] &&
-		echo 'tracepoint:oscar:oscar_batch { printf("B %llu %u %u\n", nsecs / 1000, args->sport, args->u); }'
+		echo 'tracepoint:oscar:oscar_batch { printf("B %llu %u %u %u %u\n", nsecs / 1000, args->sport, args->u, args->delay_us, args->branch); }'
 	echo 'END { print(@b); clear(@b); }'
 }
 

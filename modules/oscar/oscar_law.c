@@ -305,11 +305,21 @@ static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
  * OSCAR_REFILL_SAMPLES ACKs: an empty-queue step uses no estimate that
  * needs min_samples.  The refill ends at the first batch with a queue (the
  * law takes over with a valid gradient) or at u = 1.  It scales every
- * remaining flow alike, so their ratios stay what the law made them.  The
- * first empty batch is still a full one (min_samples): 3 samples can look
- * empty under timestamp noise, and a refill on noise made an 8-flow incast
- * under +-30% noise unfair (Jain 0.64-0.69, test_oscar_law).  Not in the
- * start phase, which doubles anyway.  Parameter refill (on by default;
+ * remaining flow alike, so their ratios stay what the law made them.
+ *
+ * Two guards.  The first empty batch is still a full one (min_samples): 3
+ * samples can look empty under timestamp noise (tried: closing it after 3
+ * made an 8-flow incast under +-30% noise unfair, Jain 0.64-0.69 in
+ * test_oscar_law).  And the queue must have been settled before the drain:
+ * OSCAR_SETTLED batches in a row within half the target queue of it.  Flows
+ * that start or join together swing the queue from twice the target to
+ * empty for tens of RTTs; doubling each one's rate on every empty batch
+ * there kept whatever split the swing left, where U_HAI's equal steps even
+ * it out (guest, 4 flows starting together: Jain 0.78-0.91 against
+ * 0.98-1.00; join/leave's 4-flow phase 0.63-0.75 against 0.97-0.99).  A
+ * drain after a settled queue is others leaving; a drain in a swing is the
+ * flows' own undershoot, which HAI handles as the paper has it.  Not in
+ * the start phase, which doubles anyway.  Parameter refill (on by default;
  * tcp_oscar.c: differences from the paper).
  */
 static u8 oscar_settled(const struct oscar_core *st)
