@@ -142,13 +142,14 @@ struct oscar_core {
 				 */
 
 /*
- * Settled batches in a row (flags' OSCAR_S_SETTLED bits, 0..OSCAR_SETTLED):
- * batches whose queue was within half the target queue of it (see
- * oscar_phase_of()); a refill starts only after OSCAR_SETTLED of them.
+ * Batches in a row that saw a queue (delay above RTT_base + eps), up to
+ * OSCAR_QUEUED_MAX, in flags' OSCAR_S_QUEUED bits; a refill starts only
+ * after OSCAR_QUEUED_MIN of them (oscar_phase_of()).
  */
-#define OSCAR_S_SETTLED_SHIFT 4
-#define OSCAR_S_SETTLED_MASK (0x3 << OSCAR_S_SETTLED_SHIFT)
-#define OSCAR_SETTLED	3
+#define OSCAR_S_QUEUED_SHIFT 4
+#define OSCAR_S_QUEUED	(0x7 << OSCAR_S_QUEUED_SHIFT)
+#define OSCAR_QUEUED_MAX 7
+#define OSCAR_QUEUED_MIN 6
 
 /* Samples an empty-queue batch needs in the refill (Alg. 1's minimum). */
 #define OSCAR_REFILL_SAMPLES 3

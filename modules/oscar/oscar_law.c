@@ -311,7 +311,8 @@ static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
  * samples can look empty under timestamp noise (tried: closing it after 3
  * made an 8-flow incast under +-30% noise unfair, Jain 0.64-0.69 in
  * test_oscar_law).  And the queue must have been settled before the drain:
- * OSCAR_SETTLED batches in a row within half the target queue of it.  Flows
+ * OSCAR_SETTLED batches in a row within half the target queue of it, the
+ * batch straddling the drain aside (oscar_was_settled()).  Flows
  * that start or join together swing the queue from twice the target to
  * empty for tens of RTTs; doubling each one's rate on every empty batch
  * there kept whatever split the swing left, where U_HAI's equal steps even
@@ -322,22 +323,19 @@ static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
  * the start phase, which doubles anyway.  Parameter refill (on by default;
  * tcp_oscar.c: differences from the paper).
  */
-static u8 oscar_settled(const struct oscar_core *st)
+static u8 oscar_queued(const struct oscar_core *st)
 {
-	return (st->flags & OSCAR_S_SETTLED_MASK) >> OSCAR_S_SETTLED_SHIFT;
+	return (st->flags & OSCAR_S_QUEUED) >> OSCAR_S_QUEUED_SHIFT;
 }
 
-/* Count settled batches: queue within half the target queue of it. */
-static void oscar_count_settled(struct oscar_core *st, const struct oscar_cfg *c,
-				u64 delay)
+/* Count the batches in a row that saw a queue. */
+static void oscar_count_queued(struct oscar_core *st, const struct oscar_cfg *c,
+			       u64 delay)
 {
-	u64 dt = oscar_dt_ns(c), half = (dt - c->base_ns) / 2;
-	u8 n = oscar_settled(st);
+	u8 n = delay > oscar_hai_ns(c) ?
+	       min_t(u8, oscar_queued(st) + 1, OSCAR_QUEUED_MAX) : 0;
 
-	n = delay + half >= dt && delay <= dt + half ?
-	    min_t(u8, n + 1, OSCAR_SETTLED) : 0;
-	st->flags = (st->flags & ~OSCAR_S_SETTLED_MASK) |
-		    (n << OSCAR_S_SETTLED_SHIFT);
+	st->flags = (st->flags & ~OSCAR_S_QUEUED) | (n << OSCAR_S_QUEUED_SHIFT);
 }
 
 static enum oscar_phase oscar_phase_of(struct oscar_core *st,
@@ -349,7 +347,7 @@ static enum oscar_phase oscar_phase_of(struct oscar_core *st,
 	if (st->flags & OSCAR_S_START)
 		return OSCAR_P_START;
 	if (c->p->refill && b->bls.delay <= empty && st->last_delay_ns > empty &&
-	    oscar_settled(st) == OSCAR_SETTLED)
+	    oscar_queued(st) >= OSCAR_QUEUED_MIN)
 		st->flags |= OSCAR_S_REFILL;
 	return st->flags & OSCAR_S_REFILL ? OSCAR_P_REFILL : OSCAR_P_LAW;
 }
@@ -369,7 +367,7 @@ static void oscar_on_batch(struct oscar_core *st, const struct oscar_cfg *c,
 	if (b->step.branch == OSCAR_ACCEL || b->step.branch == OSCAR_DECEL ||
 	    st->u >= OSCAR_U_ONE)
 		st->flags &= ~OSCAR_S_REFILL;
-	oscar_count_settled(st, c, b->bls.delay);
+	oscar_count_queued(st, c, b->bls.delay);
 	st->last_delay_ns = (u32)min_t(u64, b->bls.delay, U32_MAX);
 	st->app_lim = 0;
 }
