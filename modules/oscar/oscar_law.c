@@ -310,18 +310,20 @@ static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
  * Two guards.  The first empty batch is still a full one (min_samples): 3
  * samples can look empty under timestamp noise (tried: closing it after 3
  * made an 8-flow incast under +-30% noise unfair, Jain 0.64-0.69 in
- * test_oscar_law).  And the queue must have been settled before the drain:
- * OSCAR_SETTLED batches in a row within half the target queue of it, the
- * batch straddling the drain aside (oscar_was_settled()).  Flows
- * that start or join together swing the queue from twice the target to
- * empty for tens of RTTs; doubling each one's rate on every empty batch
- * there kept whatever split the swing left, where U_HAI's equal steps even
- * it out (guest, 4 flows starting together: Jain 0.78-0.91 against
- * 0.98-1.00; join/leave's 4-flow phase 0.63-0.75 against 0.97-0.99).  A
- * drain after a settled queue is others leaving; a drain in a swing is the
- * flows' own undershoot, which HAI handles as the paper has it.  Not in
- * the start phase, which doubles anyway.  Parameter refill (on by default;
- * tcp_oscar.c: differences from the paper).
+ * test_oscar_law).  And the queue must have stood for OSCAR_QUEUED_MIN
+ * batches in a row before the drain.  Flows that start or join together
+ * swing the queue from twice the target to empty every 3-5 batches for
+ * tens of RTTs; a refill on each of those empty batches kept whatever
+ * split the swing left, where U_HAI's equal steps even it out (guest, 4
+ * flows starting together: Jain 0.78-0.91 against 0.98-1.00 without the
+ * refill; join/leave's 4-flow phase 0.63-0.75 against 0.97-0.99).  A drain
+ * after a queue that stood is others leaving; a drain in a swing is the
+ * flows' own undershoot, which HAI handles as the paper has it.  (Gating
+ * on the queue's level instead -- within half the target queue of it --
+ * missed the guest's steady state, which sits below that band.)  Not in
+ * the start phase, which doubles anyway.  Parameter refill (off by
+ * default, for what it costs after a join: tcp_oscar.c, differences from
+ * the paper).
  */
 static u8 oscar_queued(const struct oscar_core *st)
 {

@@ -237,14 +237,17 @@ static void check_start(const struct sock_model *ca, const struct oscar_batch *b
 
 /*
  * The refill (parameter refill): only with the parameter, never in the
- * start phase; a refill step doubles the batch's rate (up to 1) and never
+ * start phase, never started before OSCAR_QUEUED_MIN batches in a row saw
+ * a queue; a refill step doubles the batch's rate (up to 1) and never
  * lowers u; a batch that saw a queue (ACCEL/DECEL) or u = 1 ends it.
  */
 static void check_refill(const struct sock_model *ca, const struct oscar_batch *b,
-			 u32 old)
+			 u32 old, u8 flags_before)
 {
 	const struct oscar_step *d = &b->step;
 	bool in = ca->st.flags & OSCAR_S_REFILL;
+	bool was_in = flags_before & OSCAR_S_REFILL;
+	u8 queued = (flags_before & OSCAR_S_QUEUED) >> OSCAR_S_QUEUED_SHIFT;
 	u64 r2 = 2 * (u64)dcc_mul_div(min_t(u64, b->bls.rate_bytes_ps,
 					    2 * ca->c.mu_bytes_ps),
 				      OSCAR_U_ONE, ca->c.mu_bytes_ps);
@@ -256,6 +259,10 @@ static void check_refill(const struct sock_model *ca, const struct oscar_batch *
 	FUZZ_ASSERT(!in || (d->branch != OSCAR_ACCEL && d->branch != OSCAR_DECEL &&
 			    d->u < OSCAR_U_ONE),
 		    "still in the refill after branch %u, u %u", d->branch, d->u);
+	FUZZ_ASSERT(was_in || (!in && d->branch != OSCAR_REFILL) ||
+		    queued >= OSCAR_QUEUED_MIN,
+		    "a refill started after %u batches with a queue (< %u)", queued,
+		    OSCAR_QUEUED_MIN);
 	FUZZ_ASSERT(d->branch != OSCAR_REFILL ||
 		    d->u >= min_t(u64, max_t(u64, r2, old), OSCAR_U_ONE),
 		    "refill: u %u -> %u, batch rate %llu not doubled", old, d->u,
@@ -280,6 +287,7 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 	struct oscar_batch b;
 	u32 old = ca->st.u;
 	bool was_start;
+	u8 flags;
 
 	/* idle gaps up to 2 s, or a few ns */
 	ca->now_ns += f & 1 ? fz_span(in, 0, 2000000000) : fz_raw(in, 2);
@@ -305,11 +313,12 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 		ca->max_rtt_ns = rtt;
 
 	was_start = ca->st.flags & OSCAR_S_START;
+	flags = ca->st.flags;
 	oscar_on_ack(&ca->st, &ca->c, &s, &ca->d, &b);
 	if (ca->d.flags & OSCAR_D_BATCH) {
 		check_batch(ca, &b, old);
 		check_start(ca, &b, old, was_start);
-		check_refill(ca, &b, old);
+		check_refill(ca, &b, old, flags);
 		refresh_inputs(ca, &b);
 	} else {
 		FUZZ_ASSERT(ca->st.u == old, "u %u -> %u without a batch", old,

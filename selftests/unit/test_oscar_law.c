@@ -50,7 +50,7 @@ static const struct oscar_params oscar_defaults = {
 	.u_ai = OSCAR_PPM_TO_U(1000), .u_hai = OSCAR_PPM_TO_U(10000),
 	.u_min = OSCAR_PPM_TO_U(1000), .eps_ns = 0, .hyst_ns = 0,
 	.dt_pct = 150, .tau_pct = 50,
-	.min_samples = OSCAR_MIN_SAMPLES_DEFAULT, .refill = true,
+	.min_samples = OSCAR_MIN_SAMPLES_DEFAULT,
 };
 
 /*
@@ -642,44 +642,47 @@ int main(void)
 	}
 
 	/*
-	 * 9. the convergence claim (burst_case()), with the defaults, with
-	 * the paper's parameters (the defaults but 3 samples per batch, Alg.
-	 * 1), and as published (3 samples, no refill; reported, not bounded).
-	 * Goals: every flow lands in <= 2 steps, sum u settles in <= 4, the
-	 * link is back to >= 95% within 3 RTT of the burst's end, for every
-	 * K.  Landing holds (one step for the joiners, one or two for the long
-	 * flow).  The recovery rests on the refill (oscar_law.c): bounded here
-	 * by what the law as published misses (it needs 24-43.5 RTT with 3
-	 * samples, 45.5 to > 80 with 16), the 3-RTT goal reported as TODO.
-	 * Then two long flows on a drop-tail buffer of one BDP, the case where
-	 * the refill could overshoot: both double together.
+	 * 9. the convergence claim (burst_case()): with the defaults, with the
+	 * refill (parameter refill), with the paper's parameters (3 samples
+	 * per batch, Alg. 1) and the refill, as published (3 samples; reported,
+	 * not bounded), with u_hmi_pct.  Goals: every flow lands in <= 2
+	 * steps, sum u settles in <= 4, the link is back to >= 95% within 3
+	 * RTT of the burst's end, for every K.  Landing holds (one step for the
+	 * joiners, one or two for the long flow).  The recovery as published
+	 * takes 24-43.5 RTT with 3 samples, 45.5 to > 80 with 16 (TODO); the
+	 * refill is bounded by what that misses, the 3-RTT goal TODO.  Then two
+	 * long flows on a drop-tail buffer of one BDP with the refill, the case
+	 * where it could overshoot: both double together.
 	 */
 	{
 		static const int ks[] = { 1, 3, 7 };
-		struct oscar_params paper = oscar_defaults, pub, hmi;
-		const struct oscar_params *ps[] = { &oscar_defaults, &paper, &pub,
-						    &hmi, &oscar_defaults };
-		const char *pn[] = { "defaults", "paper's 3 samples",
-				     "as published (3 samples, no refill)",
-				     "3 samples, no refill, u_hmi_pct 100",
-				     "defaults, 2 long flows, 1-BDP drop-tail" };
-		const double rec_max[] = { 15, 10, 0, 5, 15 };
+		struct oscar_params rf = oscar_defaults, paper, pub, hmi;
+		const struct oscar_params *ps[] = { &oscar_defaults, &rf, &paper,
+						    &pub, &hmi, &rf };
+		const char *pn[] = { "defaults", "refill",
+				     "paper's 3 samples, refill",
+				     "as published (3 samples)",
+				     "3 samples, u_hmi_pct 100",
+				     "refill, 2 long flows, 1-BDP drop-tail" };
+		const double rec_max[] = { 0, 15, 10, 0, 5, 15 };
 		struct burst_res r;
 
+		rf.refill = true;
+		paper = rf;
 		paper.min_samples = 3;
 		pub = paper;
 		pub.refill = false;
 		hmi = pub;
 		hmi.hmi_pct = 100;
-		for (int j = 0; j < 5; j++) {
+		for (int j = 0; j < 6; j++) {
 			int land = 0, sumu = 0;
 			double rec = 0, qmax = 0;
 			u64 drops = 0;
 			char lv[64] = "", sv[64] = "", rv[64] = "";
 
 			for (unsigned int q = 0; q < sizeof(ks) / sizeof(ks[0]); q++) {
-				burst_case(mu * 8, base, ps[j], j == 4 ? 2 : 1, ks[q],
-					   j == 4 ? 1.0 : 0, &r);
+				burst_case(mu * 8, base, ps[j], j == 5 ? 2 : 1, ks[q],
+					   j == 5 ? 1.0 : 0, &r);
 				land = max(land, r.land);
 				sumu = max(sumu, r.sumu);
 				rec = r.rec_rtt > rec ? r.rec_rtt : rec;
@@ -689,12 +692,12 @@ int main(void)
 				snprintf(sv + strlen(sv), sizeof(sv) - strlen(sv), "%s%d", q ? "/" : "", r.sumu);
 				snprintf(rv + strlen(rv), sizeof(rv) - strlen(rv), "%s%.1f", q ? "/" : "", r.rec_rtt);
 			}
-			if (j == 2) {
+			if (j == 3) {
 				printf("# burst, %s, K = 1/3/7: lands in %s steps, sum u settled after %s, link >= 95%% again %s RTT after the burst's end\n",
 				       pn[j], lv, sv, rv);
 				continue;
 			}
-			if (j < 4) {
+			if (j < 5) {
 				ok(land <= 2,
 				   "burst, %s, K = 1/3/7 joiners at line rate for 40 RTT: every flow lands within 20%% of 1/(K+1) in %s steps (<= 2)",
 				   pn[j], lv);
@@ -702,16 +705,17 @@ int main(void)
 				     "burst, %s, K = 1/3/7: sum u settled in [0.85, 1.2] after %s steps (<= 4)",
 				     pn[j], sv);
 			}
-			ok(rec <= rec_max[j],
-			   "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= %.0f; 999: not within 80 RTT); after it the queue peaks at %.2f BDP, %llu drops",
-			   pn[j], rv, rec_max[j], qmax, (unsigned long long)drops);
-			if (j == 4)
+			if (rec_max[j] > 0)
+				ok(rec <= rec_max[j],
+				   "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= %.0f; 999: not within 80 RTT); after it the queue peaks at %.2f BDP, %llu drops",
+				   pn[j], rv, rec_max[j], qmax, (unsigned long long)drops);
+			if (j == 5)
 				ok(drops <= 5, "burst, %s: %llu drops after the burst's end (<= 5)",
 				   pn[j], (unsigned long long)drops);
-			if (j < 2)
-				todo(rec <= 3,
-				     "a slow flow needs a full batch (min_samples) to see the queue empty, then doubles per RTT",
-				     "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= 3)",
+			if (j < 3)
+				todo(rec <= 3, j ? "a slow flow needs a full batch (min_samples) to see the queue empty, then doubles per RTT" :
+				     "the drain's gradient is diluted in the long flow's batch, then HAI refills at +U_HAI per batch (the refill is off by default)",
+				     "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= 3; 999: not within 80 RTT)",
 				     pn[j], rv);
 		}
 	}
