@@ -4,13 +4,13 @@
 # The burst measurement (tools/bench --scenarios burst, test_oscar_burst.sh):
 # the OSCAR paper's convergence claim counted its way (footnote 1: steps to
 # the target state -- near-full utilisation, a shallow queue -- not to
-# fairness).  One long flow runs; K short flows join it at once and stop.
+# fairness).  One long flow runs (or L); K short flows join at once and stop.
 # One bpftrace per run records in one clock (boot ns): the bytes each flow
 # (TCP source port of the data segments, > 1000 bytes) puts through the
 # bottleneck device in BURST_BIN_MS (2 ms) bins, and for oscar every per-batch decision
 # (the oscar_batch tracepoint: the steps, with the batch delay and branch
-# for reading a run).  The long flow is the port seen
-# first; the burst spans the other ports' first to last bin.
+# for reading a run).  The long flows are the L ports seen first; the
+# burst spans the other ports' first to last bin.
 #
 #   burst_bt CC DEV            the bpftrace script, on stdout; run it with
 #                              BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS: at the
@@ -19,9 +19,9 @@
 #                              (a 2 ms bin per flow: 4000 keys per 8 flow-s);
 #                              65536 holds 16 flows for 8 s (bpftrace 0.17
 #                              printed nothing at all from a 262144-key map)
-#   burst_metrics LOG K RATE_MBIT RTT_MS   the figures of one run
-#   burst_run CC K SECONDS     one run in the open net_lib run (NET_RUN):
-#                              the trace, the long flow (from sender 0,
+#   burst_metrics LOG K RATE_MBIT RTT_MS [L]   the figures of one run
+#   burst_run CC K SECONDS [L] one run in the open net_lib run (NET_RUN):
+#                              the trace, L long flows (default 1; from sender 0,
 #                              SECONDS + 5 s), 1.5 s later K flows for
 #                              SECONDS (from sender 1); the figures in
 #                              BURST_FIGS (burst_metrics' line, or "nan nan
@@ -45,30 +45,36 @@ burst_bt() { # CC DEV: the bpftrace script
 	echo 'END { print(@b); clear(@b); }'
 }
 
-# burst_metrics LOG K RATE_MBIT RTT_MS: the figures of one burst run from
-# its bpftrace log, one line "rec_rtt burst_util_pct land_steps sumu_steps"
-# ("nan" where the run has no burst; the last two "nan" without oscar)
+# burst_metrics LOG K RATE_MBIT RTT_MS [L]: the figures of one burst run
+# from its bpftrace log (L long flows, default 1: the L ports seen first),
+# one line "rec_rtt burst_util_pct land_steps sumu_steps" ("nan" where the
+# run has no burst; the last two "nan" without oscar)
 #   rec_rtt     RTTs from the burst's end (the short flows' last 2 ms bin)
 #               until every 1-RTT window of the next 10 RTT carries >= 95%
 #               of the bottleneck's wire rate (999: not in the run)
 #   burst_util_pct  the link's share carried from the burst's start + 10 RTT
 #               to its end
 #   land_steps  (oscar) the slowest flow's batches from the burst's start
-#               until its u is within 20% of 1/(K+1) (999: never)
-#   sumu_steps  (oscar) the long flow's batches from the burst's start until
-#               sum(u) stays in [0.85, 1.2] to the burst's end (999: never)
+#               until its u is within 20% of 1/(K+L) (999: never)
+#   sumu_steps  (oscar) the first long flow's batches from the burst's
+#               start until sum(u) stays in [0.85, 1.2] to the burst's end
+#               (999: never)
 burst_metrics() {
-	awk -v k="$2" -v rate="$3" -v rtt="$4" -v bin_ms="$BURST_BIN_MS" '
+	awk -v k="$2" -v rate="$3" -v rtt="$4" -v nl="${5:-1}" -v bin_ms="$BURST_BIN_MS" '
 	/^@b\[/ { gsub(/[@b\[\],:]/, " "); bin = $1; port = $2; by[bin, port] += $3
 		if (!(port in first) || bin < first[port]) first[port] = bin
 		if (!(port in last) || bin > last[port]) last[port] = bin
 		if (bin > b1) b1 = bin; next }
 	$1 == "B" { n++; bt[n] = $2; bp[n] = $3; bu[n] = $4 / 1048576; next }
 	END {
-		# the long flow: the first port seen; the burst: the others
-		lp = ""; for (p in first) if (lp == "" || first[p] < first[lp]) lp = p
+		# the long flows: the nl ports seen first (lp the first); the
+		# burst: the others
+		for (j = 1; j <= nl; j++) {
+			q = ""; for (p in first) if (!(p in long) && (q == "" || first[p] < first[q])) q = p
+			if (q == "") break
+			long[q] = 1; if (j == 1) lp = q }
 		s0 = ""; s1 = ""
-		for (p in first) if (p != lp) {
+		for (p in first) if (!(p in long)) {
 			if (s0 == "" || first[p] < s0) s0 = first[p]
 			if (last[p] > s1) s1 = last[p] }
 		if (s0 == "") { print "nan nan nan nan"; exit }
@@ -85,22 +91,22 @@ burst_metrics() {
 		util = (s1 - s0 - 10 * w > 0) ? sum / (rate * 1e6 / 8 * (s1 - s0 - 10 * w + 1) * bin_ms / 1000) * 100 : "nan"
 		if (n == 0) { printf "%.1f %.2f nan nan\n", rec, util; exit }
 		# steps: batches (us clock) from the burst start (bins)
-		tgt = 1 / (k + 1); land = 0; nl = 0; sumu = -1
+		tgt = 1 / (k + nl); land = 0; nlb = 0; sumu = -1
 		for (p in first) { u[p] = 1; cnt[p] = 0; done[p] = 0 }
 		for (i = 1; i <= n; i++) {
 			if (bt[i] < s0 * bin_ms * 1000) { u[bp[i]] = bu[i]; continue }
 			if (bt[i] > s1 * bin_ms * 1000) break
 			p = bp[i]; u[p] = bu[i]; cnt[p]++
 			if (!done[p] && u[p] >= 0.8 * tgt && u[p] <= 1.2 * tgt) { done[p] = 1; if (cnt[p] > land) land = cnt[p] }
-			if (p == lp) nl++
+			if (p == lp) nlb++
 			su = 0; for (q in u) su += u[q]
-			if (su < 0.85 || su > 1.2) sumu = -1; else if (sumu < 0) sumu = nl }
+			if (su < 0.85 || su > 1.2) sumu = -1; else if (sumu < 0) sumu = nlb }
 		for (p in first) if (!done[p]) land = 999
 		printf "%.1f %.2f %d %d\n", rec, util, land, sumu < 0 ? 999 : sumu }' "$1"
 }
 
-burst_run() { # CC K SECONDS
-	local c=$1 k=$2 secs=$3 bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt pid ok=1
+burst_run() { # CC K SECONDS [L]
+	local c=$1 k=$2 secs=$3 nl=${4:-1} bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt pid ok=1
 	BURST_FIGS="nan nan nan nan"
 	burst_bt "$c" "$NET_BN_DEV" >"$bt"
 	if ! net_bpftrace "$bt" "$log" 300 BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS; then
@@ -108,7 +114,7 @@ burst_run() { # CC K SECONDS
 		return 1
 	fi
 	pid=$NET_BT_PID
-	NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n 1 --from-sender 0 \
+	NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n "$nl" --from-sender 0 \
 		--duration $((secs + 5)) || ok=0
 	_net_sleep 1.5
 	((ok)) && { NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n "$k" --from-sender 1 \
@@ -116,6 +122,6 @@ burst_run() { # CC K SECONDS
 	net_wait_flows || ok=0
 	kill -INT "$pid"
 	wait "$pid"
-	BURST_FIGS=$(burst_metrics "$log" "$k" "$NET_RATE_MBIT" "$NET_RTT_MS")
+	BURST_FIGS=$(burst_metrics "$log" "$k" "$NET_RATE_MBIT" "$NET_RTT_MS" "$nl")
 	((ok))
 }

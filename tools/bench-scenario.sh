@@ -239,21 +239,26 @@ scenario_spray() { # CC
 	done
 }
 
-# burst: one long flow, K short flows join it for burst_s seconds, then stop
-# (see the header); the bpftrace and the figures: selftests/burst_lib.sh
+# burst: one long flow (or L: burst entries "L+K"), K short flows join for
+# burst_s seconds, then stop (see the header); the bpftrace and the
+# figures: selftests/burst_lib.sh.  Case k<K>, or l<L>k<K> for L > 1.
 scenario_burst() { # CC
-	local c=$1 kk r ok m
+	local c=$1 kk k l cs r ok m
 	for kk in $burst; do
-		setup "$c" --rtt-ms "$rtt" --senders 2 || { progress "burst $c K=$kk: setup failed"; failed=1; net_cleanup; return 1; }
+		k=${kk#*+} l=1
+		[[ $kk == *+* ]] && l=${kk%+*}
+		cs=k$k
+		((l > 1)) && cs=l${l}k$k
+		setup "$c" --rtt-ms "$rtt" --senders 2 || { progress "burst $c $kk: setup failed"; failed=1; net_cleanup; return 1; }
 		for ((r = 1; r <= reps; r++)); do
-			progress "burst $c K=$kk rep $r/$reps: one long flow, $kk join for $burst_s s"
-			net_new_run "$out/burst/$c/k$kk/$r"
+			progress "burst $c $kk rep $r/$reps: $l long flow(s), $k join for $burst_s s"
+			net_new_run "$out/burst/$c/$cs/$r"
 			ok=1
-			burst_run "$c" "$kk" "$burst_s" || ok=0
+			burst_run "$c" "$k" "$burst_s" "$l" || ok=0
 			read -r -a m <<<"$BURST_FIGS"
-			emit burst "$c" "k$kk" "$r" rec_rtt "${m[0]}" burst_util_pct "${m[1]}"
-			[[ $c == oscar ]] && emit burst "$c" "k$kk" "$r" land_steps "${m[2]}" sumu_steps "${m[3]}"
-			progress "burst $c K=$kk rep $r: link >= 95% again ${m[0]} RTT after the burst; util in the burst ${m[1]}%$([[ $c == oscar ]] && echo "; landing ${m[2]} steps, sum u settled after ${m[3]}")$( ((ok)) || echo ', FLOW ERROR')"
+			emit burst "$c" "$cs" "$r" rec_rtt "${m[0]}" burst_util_pct "${m[1]}"
+			[[ $c == oscar ]] && emit burst "$c" "$cs" "$r" land_steps "${m[2]}" sumu_steps "${m[3]}"
+			progress "burst $c $kk rep $r: link >= 95% again ${m[0]} RTT after the burst; util in the burst ${m[1]}%$([[ $c == oscar ]] && echo "; landing ${m[2]} steps, sum u settled after ${m[3]}")$( ((ok)) || echo ', FLOW ERROR')"
 			((ok)) || failed=1
 		done
 		net_cleanup
