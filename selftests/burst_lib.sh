@@ -49,7 +49,7 @@ burst_bt() { # CC DEV: the bpftrace script
 # from its bpftrace log (L long flows, default 1: the L ports seen first),
 # one line "rec_rtt burst_util_pct land_steps sumu_steps" ("nan" where the
 # run has no burst; the last two "nan" without oscar)
-#   rec_rtt     RTTs from the burst's end (the short flows' last 2 ms bin)
+#   rec_rtt     RTTs from the burst's end (the short flows' last bin)
 #               until every 1-RTT window of the next 10 RTT carries >= 95%
 #               of the bottleneck's wire rate (999: not in the run)
 #   burst_util_pct  the link's share carried from the burst's start + 10 RTT
