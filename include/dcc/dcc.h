@@ -100,6 +100,16 @@ u32 dcc_shared_min_rtt_us(const struct sock *sk, u32 own_us);
 u32 dcc_auto_base_rtt_us(const struct sock *sk, bool share);
 
 /*
+ * The lowest base RTT @own_us (0 = only read) folded in by any dcc flow of
+ * the machine (every namespace; not loopback: @own_us is returned), within
+ * tcp_min_rtt_wlen: the fabric's nearest path, which flows of every path
+ * can agree on (OSCAR's shared queue target; dcc_lib.c has why machine-wide).
+ * Same table, same cost and same once-per-batch rule as
+ * dcc_shared_min_rtt_us().
+ */
+u32 dcc_shared_ref_rtt_us(const struct sock *sk, u32 own_us);
+
+/*
  * Estimated line rate for flows that are not told it (estimate mode of
  * OSCAR's mu and CCC's R_l): the highest rate @observed_bytes_ps any dcc flow
  * of this network namespace has reported through the same egress device,

@@ -23,9 +23,10 @@
  * Units and fixed-point scales (ranges: RTT 1 us .. 1 s, mu 1 Mbit/s ..
  * 800 Gbit/s = 1.25e5 .. 1e11 B/s < 2^37):
  *   times: ns.  rtt, delay <= 1e9 (dcc_sample clamps rtt_ns to 1 s) < 2^30;
- *	RTT_base <= 1e9 (u32); D_target = RTT_base * dt_pct / 100 <= 1e10
- *	(u64); tau = RTT_base * tau_pct / 100 in [100 ns, 2 s] (u32); eps,
- *	delta <= 65535 us = 6.6e7 ns (u32); staleness limit <= U32_MAX ns
+ *	RTT_base, RTT_ref <= 1e9 (u32); D_target = RTT_base + RTT_ref *
+ *	(dt_pct - 100) / 100 <= 1e10 (u64); tau = RTT_base * tau_pct / 100
+ *	in [100 ns, 2 s] (u32); eps, delta <= 65535 us = 6.6e7 ns (u32);
+ *	U_AI * RTT_base / RTT_ref <= 2^17 * 2^30 (u64); staleness limit <= U32_MAX ns
  *	(4.29 s, see oscar_batch_open()).
  *   u, u_w, u_r, U_AI, U_HAI, u_min: Q20 share of mu (OSCAR_U_ONE = 1.0);
  *	u in [u_min, 1] fits 21 bits; u_w, u_r are computed from rates
@@ -78,6 +79,11 @@
 #define OSCAR_EPS_MIN_NS 2000U
 /* BLS shift floor: y excursions up to 2^(28+2) ns fit (see above). */
 #define OSCAR_BLS_SHIFT_MIN 2
+/*
+ * RTT_ref is used by flows whose RTT_base is at most this many times it
+ * (oscar_cfg_resolve()); so U_AI's RTT_base / RTT_ref scaling is <= it.
+ */
+#define OSCAR_REF_SPAN 8
 /* RTT_base bounds, ns: 1 ns .. 1 s (the parameter's range is 1 us .. 1 s) */
 #define OSCAR_BASE_MAX_NS 1000000000U
 
@@ -108,19 +114,22 @@ struct oscar_params {
 };
 
 /*
- * One socket's configuration: the parameters and the two inputs that vary
- * per socket, mu and RTT_base, with what follows from RTT_base alone
- * (tau).  Resolved by oscar_cfg_resolve() at init and again only when mu
- * or RTT_base changes (the glue's per-batch refresh); 24 bytes, so the
- * kernel keeps it in icsk_ca_priv next to the state.  D_target and eps
- * are one multiply and a division by a constant from base_ns and are
- * derived where used (oscar_dt_ns(), oscar_hai_ns()).
+ * One socket's configuration: the parameters and the three inputs that
+ * vary per socket: mu, RTT_base and the reference RTT the queue target is
+ * scaled from.  Resolved by oscar_cfg_resolve() at init and again only
+ * when an input changes (the glue's per-batch refresh); 24 bytes, so the
+ * kernel keeps it in icsk_ca_priv next to the state.  D_target, eps and
+ * tau are one multiply and a division by a constant each and are derived
+ * where used (oscar_dt_ns(), oscar_hai_ns(), oscar_tau_ns()).
  */
 struct oscar_cfg {
 	const struct oscar_params *p;
 	u64 mu_bytes_ps;	/* bottleneck (line) rate mu, bytes/s */
 	u32 base_ns;		/* RTT_base, 1 .. OSCAR_BASE_MAX_NS */
-	u32 tau_ns;		/* batch length tau, >= 2 */
+	u32 ref_ns;		/* RTT_ref, 1 .. base_ns: D_target =
+				 * RTT_base + (dt_pct - 100) % of RTT_ref
+				 * (= RTT_base: the paper's dt_pct % of it)
+				 */
 };
 
 /* Per-socket state, 80 bytes; zero-filled memory is "not initialised". */
@@ -193,14 +202,27 @@ struct oscar_batch {
 				 */
 };
 
-/* Resolve @c from @p, mu and RTT_base (clamped to 1 .. OSCAR_BASE_MAX_NS). */
+/*
+ * Resolve @c from @p, mu, RTT_base (clamped to 1 .. OSCAR_BASE_MAX_NS) and
+ * RTT_ref (clamped to 1 .. RTT_base; 0 = RTT_base).
+ */
 void oscar_cfg_resolve(struct oscar_cfg *c, const struct oscar_params *p,
-		       u64 mu_bytes_ps, u64 base_ns);
+		       u64 mu_bytes_ps, u64 base_ns, u64 ref_ns);
 
-/* D_target, ns */
+/*
+ * D_target = RTT_base + the target queue, (dt_pct - 100) % of RTT_ref, ns:
+ * dt_pct % of RTT_base when RTT_ref = RTT_base (tcp_oscar.c: the shared
+ * queue target).  ref <= 1e9, dt_pct - 100 <= 900: < 2^40.
+ */
 static inline u64 oscar_dt_ns(const struct oscar_cfg *c)
 {
-	return div_u64((u64)c->base_ns * c->p->dt_pct, 100);
+	return c->base_ns + div_u64((u64)c->ref_ns * (c->p->dt_pct - 100), 100);
+}
+
+/* tau, ns: tau_pct % of RTT_base, >= 2; base * 200 <= 2e11, tau <= 2e9 */
+static inline u32 oscar_tau_ns(const struct oscar_cfg *c)
+{
+	return max_t(u32, 2, (u32)div_u64((u64)c->base_ns * c->p->tau_pct, 100));
 }
 
 /* Start a flow: u = p->start_u (0: 1, line rate, 4.2), empty batch. */

@@ -145,7 +145,9 @@ EXPORT_SYMBOL_GPL(dcc_base_rtt_us);
  *	bits 15..0   stamp (2-second ticks of jiffies, mod 2^16 = 36 h, more
  *		     than tcp_min_rtt_wlen's 24 h maximum)
  *
- * 64 slots per table, one per destination (device) in use.  Writes are
+ * 64 slots per table, one per destination (device) in use, and in the
+ * min-RTT table one for the machine's shortest base RTT (OSCAR's RTT_ref,
+ * dcc_shared_ref_rtt_us()).  Writes are
  * plain stores: two flows updating one slot at once only lose an update.
  * A confirmation rewrites a slot at most once per stamp tick, so the
  * host-wide cache line is written every 2 s, not per ACK; the callers
@@ -217,10 +219,11 @@ static u32 dcc_dst_hash(const struct sock *sk)
 	return jhash_2words(addr, net_hash_mix(sock_net(sk)), 0);
 }
 
-u32 dcc_shared_min_rtt_us(const struct sock *sk, u32 own_us)
+/* Fold @own_us into the min-RTT table's entry for @hash; the lower of both. */
+static u32 dcc_shared_min_us(const struct sock *sk, u32 hash, u32 own_us)
 {
 	u32 key, now = dcc_tick();
-	atomic64_t *slot = dcc_slot_of(dcc_rtt_tbl, dcc_dst_hash(sk), &key);
+	atomic64_t *slot = dcc_slot_of(dcc_rtt_tbl, hash, &key);
 	struct dcc_slot e = dcc_slot_unpack(atomic64_read(slot));
 	bool valid = dcc_slot_valid(sk, &e, key, now);
 
@@ -233,6 +236,11 @@ u32 dcc_shared_min_rtt_us(const struct sock *sk, u32 own_us)
 	if (!valid || own_us < e.val || e.stamp != now)
 		atomic64_set(slot, dcc_slot_pack(key, own_us, now));
 	return own_us;
+}
+
+u32 dcc_shared_min_rtt_us(const struct sock *sk, u32 own_us)
+{
+	return dcc_shared_min_us(sk, dcc_dst_hash(sk), own_us);
 }
 EXPORT_SYMBOL_GPL(dcc_shared_min_rtt_us);
 
@@ -257,6 +265,32 @@ static int dcc_egress_ifindex(const struct sock *sk)
 	rcu_read_unlock();
 	return ifindex;
 }
+
+/*
+ * The shortest base RTT of the machine's dcc flows: one entry of the
+ * min-RTT table for every namespace and device (its key is the hash of
+ * nothing but a seed), not per destination.  It stands for the fabric's
+ * nearest path (in a datacenter every host talks within its rack), which
+ * flows of every path can agree on without being told it; namespaces
+ * share it because containers of one host share its fabric, and the
+ * testbed's sender namespaces, standing for separate hosts, share it as
+ * the hosts of one fabric would.  Loopback flows neither fold into it nor
+ * read it (their path is no path of the fabric).
+ */
+u32 dcc_shared_ref_rtt_us(const struct sock *sk, u32 own_us)
+{
+	const struct dst_entry *dst;
+	bool lo;
+
+	rcu_read_lock();
+	dst = __sk_dst_get((struct sock *)sk);
+	lo = dst && dst->dev && (dst->dev->flags & IFF_LOOPBACK);
+	rcu_read_unlock();
+	if (lo)
+		return own_us;
+	return dcc_shared_min_us(sk, jhash_1word(0, 2), own_us);
+}
+EXPORT_SYMBOL_GPL(dcc_shared_ref_rtt_us);
 
 u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_bytes_ps, u64 floor_bytes_ps)
 {

@@ -9,25 +9,48 @@
  */
 #include "dcc/oscar.h"
 
+/*
+ * eps: the p->eps_ns margin, or max(OSCAR_EPS_MIN_NS, RTT_ref / 12): the
+ * paper's RTT_base / 12 where RTT_ref = RTT_base, and one margin for
+ * near and far paths under the shared queue target (tcp_oscar.c).
+ */
+static u32 oscar_eps_ns(const struct oscar_params *p, u32 ref_ns)
+{
+	return p->eps_ns ? p->eps_ns : max_t(u32, OSCAR_EPS_MIN_NS, ref_ns / 12);
+}
+
+/*
+ * RTT_ref applies to paths up to OSCAR_REF_SPAN times the nearest one; a
+ * flow on a longer path (a WAN flow next to datacenter ones, or any flow
+ * minutes after a test on a near path) keeps the paper's target, scaled
+ * from its own RTT_base.  Within the span, RTT_ref is clamped to [lo,
+ * RTT_base].  With eps given (p->eps_ns), lo
+ * keeps the target queue, (dt_pct - 100) % of RTT_ref, at least twice
+ * eps, so that every flow has delays between an empty queue (RTT_base +
+ * eps) and D_target to accelerate in; never above RTT_base (the paper's
+ * target, whatever eps).  An auto eps scales with RTT_ref like the target
+ * queue: no bound needed.  eps <= 6.6e7: 2 eps * 100 < 2^34.
+ */
 void oscar_cfg_resolve(struct oscar_cfg *c, const struct oscar_params *p,
-		       u64 mu_bytes_ps, u64 base_ns)
+		       u64 mu_bytes_ps, u64 base_ns, u64 ref_ns)
 {
 	u32 base = (u32)clamp_val(base_ns, 1, (u64)OSCAR_BASE_MAX_NS);
+	u32 q = p->dt_pct - 100;	/* >= 1 */
+	/* rounded up: the floor in oscar_dt_ns() still leaves >= 2 eps */
+	u64 lo = div_u64(2ULL * p->eps_ns * 100 + q - 1, q);
 
 	c->p = p;
 	c->mu_bytes_ps = mu_bytes_ps;
 	c->base_ns = base;
-	/* base * 200 <= 2e11: u64; tau <= 2e9 fits u32 */
-	c->tau_ns = max_t(u32, 2, (u32)div_u64((u64)base * p->tau_pct, 100));
+	if (!ref_ns || ref_ns * OSCAR_REF_SPAN < base)
+		ref_ns = base;	/* no nearer path, or none within the span */
+	c->ref_ns = (u32)clamp_val(ref_ns, min_t(u64, max_t(u64, lo, 1), base), (u64)base);
 }
 
 /* RTT_base + eps: a batch delay at or below it means an empty queue, ns */
 static u64 oscar_hai_ns(const struct oscar_cfg *c)
 {
-	u32 eps = c->p->eps_ns ? c->p->eps_ns :
-		  max_t(u32, OSCAR_EPS_MIN_NS, c->base_ns / 12);
-
-	return (u64)c->base_ns + eps;
+	return (u64)c->base_ns + oscar_eps_ns(c->p, c->ref_ns);
 }
 
 u64 oscar_rate(const struct oscar_cfg *c, u32 u)
@@ -91,6 +114,23 @@ static u32 oscar_refill_step(const struct oscar_cfg *c,
 	return min(max(u, 2 * oscar_ratio(c, b->rate_bytes_ps)), OSCAR_U_ONE);
 }
 
+/*
+ * U_AI per batch, scaled by RTT_base / RTT_ref (at most OSCAR_REF_SPAN
+ * times, see oscar_cfg_resolve()): a flow's batches are tau_pct % of its own RTT_base long, so
+ * under the shared queue target a flow on a path k times the nearest one
+ * closes k times fewer batches per second, and a fixed U_AI per batch left
+ * it about a k-th of the others' increase per second -- the split AI
+ * settles at (model, 1 and 6 ms flows started together: 0.79/0.21 of the
+ * link; 0.97 Jain with the scaling).  1 when RTT_ref = RTT_base (the
+ * paper).  u_ai <= 0.1 (2^17 in Q20) * 1e9 < 2^47.
+ */
+static u32 oscar_ai(const struct oscar_cfg *c)
+{
+	u64 ai = div_u64((u64)c->p->u_ai * c->base_ns, max_t(u32, c->ref_ns, 1));
+
+	return (u32)min_t(u64, ai, (u64)c->p->u_ai * OSCAR_REF_SPAN);
+}
+
 void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
 		    u32 u, bool app_limited, enum oscar_phase phase,
 		    struct oscar_step *d)
@@ -151,7 +191,7 @@ void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,
 			d->branch = OSCAR_DECEL;
 		}
 		/* line 11: AI after every MIMD step, for fairness (Thm D.3) */
-		u += p->u_ai;
+		u += oscar_ai(c);
 		/* the start phase doubles below the target too (see init) */
 		if (start && d->branch == OSCAR_ACCEL)
 			u = max(u, 2 * old);
@@ -253,7 +293,7 @@ static void oscar_batch_open(struct oscar_core *st, const struct oscar_cfg *c,
 	u64 need = dcc_mul_div((u64)2 * c->p->min_samples * mss,
 			       DCC_NSEC_PER_SEC,
 			       max_t(u64, oscar_rate(c, st->u), 1));
-	u64 stale = max_t(u64, 4ULL * c->tau_ns, need);
+	u64 stale = max_t(u64, 4ULL * oscar_tau_ns(c), need);
 
 	st->stale_ns = (u32)min_t(u64, stale, U32_MAX);
 	st->shift = max_t(u8, OSCAR_BLS_SHIFT_MIN,
@@ -276,7 +316,7 @@ static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
 	if (!(st->flags & OSCAR_S_OPEN))
 		oscar_batch_open(st, c, s->mss);
 	cfg = (struct dcc_bls_cfg){
-		.tau = c->tau_ns,
+		.tau = oscar_tau_ns(c),
 		.stale = st->stale_ns,
 		.units_per_sec = DCC_NSEC_PER_SEC,
 		/* Alg. 1: 3; see oscar.h; 3 in the refill (oscar_phase_of()) */

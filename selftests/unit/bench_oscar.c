@@ -32,7 +32,7 @@ void bench_setup(void)
 		.dt_pct = 150, .tau_pct = 50,
 		.min_samples = OSCAR_MIN_SAMPLES_DEFAULT,
 	};
-	oscar_cfg_resolve(&cfg, &params, 100000000 / 8, dcc_us_to_ns(BASE_US));
+	oscar_cfg_resolve(&cfg, &params, 100000000 / 8, dcc_us_to_ns(BASE_US), 0);
 	oscar_core_init(&st, &params);
 	st.u = OSCAR_U_ONE / 2;
 }

@@ -66,6 +66,7 @@ struct sock_model {
 
 static u64 mu_est_bps;		/* the host-wide estimate (estimate mode) */
 static u64 init_rate_bps;
+static u64 ref_min_ns;		/* the host-wide RTT_ref entry, 0 = empty */
 
 static void read_params(struct fz *in, struct oscar_params_in *p)
 {
@@ -115,10 +116,18 @@ static u64 mu_shared(u64 rate_bytes_ps)
 	return max(mu_est_bps, init_rate_bps);
 }
 
+/* oscar_ref_us() (shared_target): the lowest base any socket folded in */
+static u64 ref_shared(u64 base_ns)
+{
+	if (!ref_min_ns || base_ns < ref_min_ns)
+		ref_min_ns = base_ns;
+	return ref_min_ns;
+}
+
 /* oscar_refresh_inputs(): once per closed batch */
 static void refresh_inputs(struct sock_model *ca, const struct oscar_batch *b)
 {
-	u64 mu = ca->c.mu_bytes_ps, base = ca->c.base_ns;
+	u64 mu = ca->c.mu_bytes_ps, base = ca->c.base_ns, ref = ca->c.ref_ns;
 
 	if (ca->auto_mu && b->bls.rate_bytes_ps && !b->app_limited) {
 		u64 r = min_t(u64, b->bls.rate_bytes_ps, DCC_RATE_MAX_BPS);
@@ -126,10 +135,12 @@ static void refresh_inputs(struct sock_model *ca, const struct oscar_batch *b)
 		FUZZ_ASSERT(r * 5 / 4 >= r, "mu fold overflows");
 		mu = max(mu, mu_shared(r * 5 / 4));
 	}
-	if (ca->auto_base && ca->min_rtt_ns)
+	if (ca->auto_base && ca->min_rtt_ns) {
 		base = ca->min_rtt_ns;
-	if (mu != ca->c.mu_bytes_ps || base != ca->c.base_ns) {
-		oscar_cfg_resolve(&ca->c, ca->p, mu, base);
+		ref = ref_shared(base);
+	}
+	if (mu != ca->c.mu_bytes_ps || base != ca->c.base_ns || ref != ca->c.ref_ns) {
+		oscar_cfg_resolve(&ca->c, ca->p, mu, base, ref);
 		oscar_decide(&ca->st, &ca->c, &ca->d);
 	}
 }
@@ -148,7 +159,8 @@ static void sock_init(struct sock_model *ca, const struct oscar_params_in *in,
 	ca->now_ns = 1000000000;
 	oscar_core_init(&ca->st, p);
 	oscar_cfg_resolve(&ca->c, p, mu,
-			  dcc_us_to_ns(in->base_rtt_us ? in->base_rtt_us : 1000));
+			  dcc_us_to_ns(in->base_rtt_us ? in->base_rtt_us : 1000),
+			  in->base_rtt_us ? 0 : ref_min_ns);
 	oscar_decide(&ca->st, &ca->c, &ca->d);
 }
 
@@ -165,14 +177,17 @@ static void check_state(const struct sock_model *ca)
 		    "mu %llu B/s", (unsigned long long)c->mu_bytes_ps);
 	FUZZ_ASSERT(c->base_ns >= 1 && c->base_ns <= OSCAR_BASE_MAX_NS,
 		    "base %u ns", c->base_ns);
-	FUZZ_ASSERT(c->tau_ns >= 2, "tau %u ns", c->tau_ns);
+	FUZZ_ASSERT(c->ref_ns >= 1 && c->ref_ns <= c->base_ns &&
+		    (u64)c->ref_ns * OSCAR_REF_SPAN >= c->base_ns,
+		    "ref %u ns outside [base %u / span, base]", c->ref_ns, c->base_ns);
+	FUZZ_ASSERT(oscar_tau_ns(c) >= 2, "tau %u ns", oscar_tau_ns(c));
 	FUZZ_ASSERT(st->u >= ca->p->u_min && st->u <= OSCAR_U_ONE,
 		    "u %u outside [%u, %u]", st->u, ca->p->u_min, OSCAR_U_ONE);
 	if (st->flags & OSCAR_S_OPEN) {
 		FUZZ_ASSERT(st->shift >= OSCAR_BLS_SHIFT_MIN, "shift %u", st->shift);
 		FUZZ_ASSERT(st->stale_ns == U32_MAX ||
-			    st->stale_ns >= 4ULL * c->tau_ns,
-			    "stale %u < 4 tau %u", st->stale_ns, c->tau_ns);
+			    st->stale_ns >= 4ULL * oscar_tau_ns(c),
+			    "stale %u < 4 tau %u", st->stale_ns, oscar_tau_ns(c));
 		FUZZ_ASSERT((st->stale_ns >> st->shift) <= DCC_BLS_X_MAX,
 			    "stale %u does not fit x at shift %u", st->stale_ns,
 			    st->shift);
@@ -186,10 +201,15 @@ static void check_state(const struct sock_model *ca)
 	FUZZ_ASSERT(rate == (u64)(((fz_u128)c->mu_bytes_ps * st->u) >> OSCAR_U_SHIFT),
 		    "rate %llu is not u mu", (unsigned long long)rate);
 	cwnd = ca->d.cwnd_bytes;
-	dt = (u64)c->base_ns * c->p->dt_pct / 100;
-	/* the cap: the BDP at RTT_base + eps (eps 0 = auto: RTT_base / 12) */
+	/* D_target: RTT_base + the target queue, scaled from RTT_ref */
+	dt = c->base_ns + (u64)c->ref_ns * (c->p->dt_pct - 100) / 100;
+	/* the cap: the BDP at RTT_base + eps (eps 0 = auto: RTT_ref / 12) */
 	eps = c->p->eps_ns ? c->p->eps_ns :
-	      (c->base_ns / 12 > OSCAR_EPS_MIN_NS ? c->base_ns / 12 : OSCAR_EPS_MIN_NS);
+	      (c->ref_ns / 12 > OSCAR_EPS_MIN_NS ? c->ref_ns / 12 : OSCAR_EPS_MIN_NS);
+	/* a given eps: the target queue RTT_ref * (dt_pct - 100) % >= 2 eps */
+	FUZZ_ASSERT(!c->p->eps_ns || c->ref_ns == c->base_ns ||
+		    (u64)c->ref_ns * (c->p->dt_pct - 100) / 100 >= 2ULL * c->p->eps_ns,
+		    "ref %u ns leaves a target queue under 2 eps %u", c->ref_ns, c->p->eps_ns);
 	bdp = (fz_u128)c->mu_bytes_ps * ((u64)c->base_ns + eps) / DCC_NSEC_PER_SEC;
 	w = (fz_u128)rate * dt / DCC_NSEC_PER_SEC;
 	FUZZ_ASSERT(cwnd == (u64)(w < bdp ? w : bdp),
@@ -349,6 +369,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	init_rate_bps = pin.init_rate_mbps * DCC_MBPS_TO_BPS;
 	snap_fill(&pin, &p);
 	mss = fz_mss(&in);
+	/* another socket's RTT_ref entry, or none */
+	ref_min_ns = fz_bool(&in) ? 0 : fz_span(&in, 1, OSCAR_BASE_MAX_NS);
 	sock_init(&ca, &pin, &p, mss);
 	check_state(&ca);
 

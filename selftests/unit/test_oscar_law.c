@@ -68,9 +68,11 @@ struct oscar_host {
 	u64 line_rate;		/* line_rate_mbps, bytes/s; 0 = estimate mu */
 	u32 base_us;		/* base_rtt_us; 0 = auto RTT_base */
 	bool share_base;	/* share_base_rtt */
+	bool shared_target;	/* shared_target */
 	u64 init_rate;		/* init_rate_mbps, bytes/s */
 	u32 rate_steps;		/* the line-rate table's entry, 0 = empty */
 	u32 min_rtt_us;		/* the min-RTT table's entry, 0 = empty */
+	u32 ref_rtt_us;		/* the reference-RTT entry, 0 = empty */
 	const struct oscar_params *p;	/* the snapshot, NULL = defaults */
 };
 
@@ -93,6 +95,14 @@ static u32 host_min_rtt_us(struct oscar_host *h, u32 own)
 	if (!h->min_rtt_us || own < h->min_rtt_us)
 		h->min_rtt_us = own;
 	return h->min_rtt_us;
+}
+
+/* dcc_shared_ref_rtt_us(): one device, every destination */
+static u32 host_ref_rtt_us(struct oscar_host *h, u32 own)
+{
+	if (own && (!h->ref_rtt_us || own < h->ref_rtt_us))
+		h->ref_rtt_us = own;
+	return h->ref_rtt_us;
 }
 
 /*
@@ -118,6 +128,12 @@ static u32 oscar_flow_auto_base_us(struct oscar_flow *f)
 	return b && f->h->share_base ? host_min_rtt_us(f->h, b) : b;
 }
 
+/* oscar_ref_us() */
+static u32 oscar_flow_ref_us(struct oscar_flow *f, u32 base_us)
+{
+	return f->h->shared_target ? host_ref_rtt_us(f->h, base_us) : base_us;
+}
+
 /* oscar_init(): u = 1 (line rate), mu and RTT_base given or looked up */
 static struct dcc_decision oscar_flow_init(struct oscar_flow *f,
 					   struct oscar_host *h)
@@ -125,16 +141,20 @@ static struct dcc_decision oscar_flow_init(struct oscar_flow *f,
 	const struct oscar_params *p = h->p ? h->p : &oscar_defaults;
 	struct dcc_decision d;
 	u64 mu;
-	u32 base_us;
+	u32 base_us, ref_us = 0;
 
 	memset(f, 0, sizeof(*f));
 	f->h = h;
 	mu = h->line_rate ? h->line_rate : host_line_rate(h, 0);
-	base_us = h->base_us ? h->base_us : oscar_flow_auto_base_us(f);
+	base_us = h->base_us;
+	if (!base_us) {
+		base_us = oscar_flow_auto_base_us(f);
+		ref_us = oscar_flow_ref_us(f, base_us);
+	}
 	if (!base_us)
 		base_us = 1000;
 	oscar_core_init(&f->st, p);
-	oscar_cfg_resolve(&f->c, p, mu, dcc_us_to_ns(base_us));
+	oscar_cfg_resolve(&f->c, p, mu, dcc_us_to_ns(base_us), dcc_us_to_ns(ref_us));
 	oscar_decide(&f->st, &f->c, &d);
 	return d;
 }
@@ -142,7 +162,8 @@ static struct dcc_decision oscar_flow_init(struct oscar_flow *f,
 /* oscar_refresh_inputs(): true if mu or RTT_base moved (cfg resolved again) */
 static bool oscar_flow_refresh(struct oscar_flow *f, const struct oscar_batch *b)
 {
-	u64 mu = f->c.mu_bytes_ps, base_ns = f->c.base_ns;
+	u64 mu = f->c.mu_bytes_ps, base_ns = f->c.base_ns, ref_ns = f->c.ref_ns;
+	struct oscar_cfg nc;
 
 	if (!f->h->line_rate && b->bls.rate_bytes_ps && !b->app_limited) {
 		u64 r = b->bls.rate_bytes_ps < DCC_RATE_MAX_BPS ?
@@ -154,12 +175,16 @@ static bool oscar_flow_refresh(struct oscar_flow *f, const struct oscar_batch *b
 	if (!f->h->base_us) {
 		u32 us = oscar_flow_auto_base_us(f);
 
-		if (us)
+		if (us) {
 			base_ns = dcc_us_to_ns(us);
+			ref_ns = dcc_us_to_ns(oscar_flow_ref_us(f, us));
+		}
 	}
-	if (mu == f->c.mu_bytes_ps && base_ns == f->c.base_ns)
+	oscar_cfg_resolve(&nc, f->c.p, mu, base_ns, ref_ns);
+	if (nc.mu_bytes_ps == f->c.mu_bytes_ps && nc.base_ns == f->c.base_ns &&
+	    nc.ref_ns == f->c.ref_ns)
 		return false;
-	oscar_cfg_resolve(&f->c, f->c.p, mu, base_ns);
+	f->c = nc;
 	return true;
 }
 
@@ -226,7 +251,7 @@ static void sim_init(struct sim *s, u64 mu, u32 base_us, u32 noise_us, u64 seed)
 	s->base_ns = dcc_us_to_ns(base_us);
 	/* the module told the line rate and base RTT, as the paper assumes */
 	s->h = (struct oscar_host){ .line_rate = mu, .base_us = base_us,
-				    .share_base = true,
+				    .share_base = true, .shared_target = true,
 				    .init_rate = 100 * DCC_MBPS_TO_BPS };
 	model_init(&s->m, &(struct model_link){
 		.rate_bytes_ps = mu, .mss = MSS,
@@ -607,7 +632,7 @@ int main(void)
 	 * empty path on its own; with the shared minimum it takes their
 	 * RTT_base and its fair share (Jain over the three >= 0.95, the
 	 * incast's bar).  Without sharing, the same join must show the
-	 * joiner's RTT_base inflated by the queue (at least 0.25 RTT_base
+	 * joiner's RTT_base inflated by the queue (at least 0.125 RTT_base
 	 * above the others'), or the scenario tests nothing.
 	 */
 	{
@@ -634,8 +659,8 @@ int main(void)
 				   "auto RTT_base, shared: a flow joining a standing queue gets the others' RTT_base (%u ns) and Jain %.4f (>= 0.95)",
 				   jb[1], j3[1]);
 			else
-				ok(jb[0] >= s.f[0].c.base_ns + base * 1000 / 4,
-				   "auto RTT_base, own: the joiner's RTT_base %u ns includes the queue (>= %u + 0.25 RTT_base; Jain %.4f)",
+				ok(jb[0] >= s.f[0].c.base_ns + base * 1000 / 8,
+				   "auto RTT_base, own: the joiner's RTT_base %u ns includes the queue (>= %u + 0.125 RTT_base; Jain %.4f)",
 				   jb[0], s.f[0].c.base_ns, j3[0]);
 			sim_free(&s);
 		}
@@ -818,24 +843,50 @@ int main(void)
 	/*
 	 * 11. mixed base RTTs, as a user runs OSCAR (auto RTT_base, each flow
 	 * its own destination, so no shared minimum between the classes):
-	 * two flows of 1 ms and two of 2 ms, staggered by 20 RTT, short
-	 * first and long first.  Each class's D_target = 1.5 of its own
-	 * RTT_base, so the long flows' standing queue (up to 1 ms) is above
-	 * what the short ones allow (0.5 ms) and reads as congestion to
-	 * them.  Goal: no flow below half its fair share, Jain >= 0.9,
-	 * utilisation >= 0.95.  With the line-rate start the short flows
-	 * starve; the start phase (start_u 0.1) is reported beside it: the
-	 * law scales rates and keeps the split the starts leave.
+	 * two flows of 1 ms and two of 2 ms, short first and long first.
+	 * Goal: no flow below half its fair share, Jain >= 0.9, utilisation
+	 * >= 0.95.  With the paper's D_target (1.5 of each flow's own
+	 * RTT_base) the long flows' standing queue (up to 1 ms) is above
+	 * what the short ones allow (0.5 ms) and starves them, however the
+	 * flows start (checked, or the scenario tests nothing); with the
+	 * shared queue target (shared_target, the default) every flow
+	 * targets the same queue.  Started together, each flow measures its
+	 * own RTT_base and the goal is met; so it is with one flow of each
+	 * class staggered by 20 RTT, the issue's case (the joiner finds at
+	 * most eps of queue behind a lone flow).  With four staggered it is
+	 * not: the third and fourth flows join a queue at the target and
+	 * measure their RTT_base with that queue in it, so their D_target is
+	 * that much higher, they accelerate while the others decelerate, and
+	 * max()/min() (Alg. 2 lines 9-10) ratchet the split their way (TODO:
+	 * needs a known RTT_base or a shared minimum, as subtest 8 shows for
+	 * one RTT).
 	 */
 	{
-		struct oscar_params lo = oscar_defaults;
-		const struct oscar_params *ps[] = { &oscar_defaults, &lo };
-		const char *pn[] = { "line-rate start", "start_u 0.1" };
+		struct mixed_case {
+			const char *name;
+			bool shared;
+			u32 stagger;	/* RTTs between starts */
+			int nf;		/* flows, alternating short and long */
+			u32 mult;	/* long RTT / short RTT (1 ms) */
+			int expect;	/* 1: ok(goal), 0: ok(!goal), -1: todo */
+		} mc[] = {
+			{ "paper's D_target, started together", false, 0, 4, 2, 0 },
+			{ "shared target, started together", true, 0, 4, 2, 1 },
+			{ "paper's D_target, 2 flows staggered", false, 20, 2, 2, 0 },
+			{ "shared target, 2 flows staggered", true, 20, 2, 2, 1 },
+			{ "paper's D_target, 4 flows staggered", false, 20, 4, 2, 0 },
+			{ "shared target, 4 flows staggered", true, 20, 4, 2, -1 },
+			{ "paper's D_target, started together", false, 0, 4, 4, 0 },
+			{ "shared target, started together", true, 0, 4, 4, 1 },
+			{ "shared target, 2 flows staggered", true, 20, 2, 4, 1 },
+			{ "shared target, 4 flows staggered", true, 20, 4, 4, -1 },
+		};
 
-		lo.start_u = OSCAR_PPM_TO_U(100000);
-		for (int j = 0; j < 2; j++) {
+		for (size_t j = 0; j < sizeof(mc) / sizeof(mc[0]); j++) {
 			double worst_lo = 1e300, worst_j = 1, worst_u = 1;
 			char sh[160] = "";
+			int nf = mc[j].nf;
+			bool goal;
 
 			for (int order = 0; order < 2; order++) {
 				double lo_t = 1e300, tot = 0;
@@ -843,28 +894,40 @@ int main(void)
 				sim_init(&s, mu * 8, base, 0, 1);
 				s.h.base_us = 0;
 				s.h.share_base = false;
-				s.h.p = ps[j];
-				for (int i = 0; i < 4; i++) {
-					flow_start_rtt(&s, i, ((i + order) & 1 ? 2 : 1) * s.base_ns);
-					sim_run(&s, (i < 3 ? 20 : 100) * base, NULL);
+				s.h.shared_target = mc[j].shared;
+				for (int i = 0; i < nf; i++) {
+					flow_start_rtt(&s, i, ((i + order) & 1 ? mc[j].mult : 1) * s.base_ns);
+					if (i < nf - 1 && mc[j].stagger)
+						sim_run(&s, mc[j].stagger * base, NULL);
 				}
+				sim_run(&s, 100 * base, NULL);
 				sim_run(&s, 200 * base, t);
-				for (int i = 0; i < 4; i++) {
+				for (int i = 0; i < nf; i++) {
 					tot += t[i];
 					lo_t = t[i] < lo_t ? t[i] : lo_t;
 				}
-				snprintf(sh + strlen(sh), sizeof(sh) - strlen(sh), "%s%s first %.3f %.3f %.3f %.3f",
-					 order ? "; " : "", order ? "long" : "short", t[0] / (double)s.mu,
-					 t[1] / (double)s.mu, t[2] / (double)s.mu, t[3] / (double)s.mu);
+				snprintf(sh + strlen(sh), sizeof(sh) - strlen(sh), "%s%s first",
+					 order ? "; " : "", order ? "long" : "short");
+				for (int i = 0; i < nf; i++)
+					snprintf(sh + strlen(sh), sizeof(sh) - strlen(sh), " %.3f",
+						 t[i] / (double)s.mu);
 				worst_lo = lo_t < worst_lo ? lo_t : worst_lo;
-				worst_j = jain(t, 4) < worst_j ? jain(t, 4) : worst_j;
+				worst_j = jain(t, nf) < worst_j ? jain(t, nf) : worst_j;
 				worst_u = tot / (double)s.mu < worst_u ? tot / (double)s.mu : worst_u;
 				sim_free(&s);
 			}
-			todo(worst_lo >= 0.5 * (double)s.mu / 4 && worst_j >= 0.9 && worst_u >= 0.95,
-			     "each RTT class has its own D_target: the long flows' standing queue starves the short ones",
-			     "mixed base RTTs 1/2 ms, auto RTT_base, %s: shares of mu %s (each >= 0.125), worst Jain %.4f (>= 0.9), worst utilisation %.3f (>= 0.95)",
-			     pn[j], sh, worst_j, worst_u);
+			goal = worst_lo >= 0.5 * (double)s.mu / nf && worst_j >= 0.9 && worst_u >= 0.95;
+#define MIXED_FMT "mixed base RTTs 1/%u ms, auto RTT_base, %s: shares of mu %s (each >= %.3f), worst Jain %.4f (>= 0.9), worst utilisation %.3f (>= 0.95)%s"
+#define MIXED_ARGS mc[j].mult, mc[j].name, sh, 0.5 / nf, worst_j, worst_u
+			if (mc[j].expect == 1)
+				ok(goal, MIXED_FMT, MIXED_ARGS, "");
+			else if (mc[j].expect == 0)
+				ok(!goal, MIXED_FMT, MIXED_ARGS, ": the goal is missed, as it should be here");
+			else
+				todo(goal, "a flow joining a standing queue measures it in its RTT_base",
+				     MIXED_FMT, MIXED_ARGS, "");
+#undef MIXED_ARGS
+#undef MIXED_FMT
 		}
 	}
 
