@@ -48,8 +48,9 @@ for first in 0 1; do
 		fold -w 150 | sed 's/^/# Mbit\/s per 1 s bin: /'
 done
 
-ktap_test_result "both orders ran oscar without error, shared_target at its default (1)" \
-	eval '((ok)) && [ "$(cat $P/shared_target)" = 1 ]'
+st=$(cat "$P/shared_target")
+ktap_test_result "both orders ran oscar without error, shared_target $st (the default, 1)" \
+	eval "((ok)) && [ '$st' = 1 ]"
 ktap_test_result "short flow first: Jain ${jain[0]} over the last half (>= 0.9)" fge "${jain[0]/nan/0}" 0.9
 ktap_test_result "long flow first: Jain ${jain[1]} over the last half (>= 0.9)" fge "${jain[1]/nan/0}" 0.9
 ktap_test_result "no flow below half its fair share: smaller share ${lo[0]} / ${lo[1]} of the two (>= 0.25)" \
