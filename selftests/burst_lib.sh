@@ -7,7 +7,10 @@
 # fairness).  One long flow runs (or L); K short flows join at once and stop.
 # One bpftrace per run records in one clock (boot ns): the bytes each flow
 # (TCP source port of the data segments, > 1000 bytes) puts through the
-# bottleneck device in BURST_BIN_MS (2 ms) bins, and for oscar every per-batch decision
+# bottleneck device in BURST_BIN_MS (2 ms) bins, the device's backlog (its root
+# qdisc's, bytes, the largest seen at a dequeue; from the qdisc_dequeue
+# tracepoint: bpftrace 0.17 reads 0 through sk_buff's dev) in the same bins,
+# and for oscar every per-batch decision
 # (the oscar_batch tracepoint: the steps, with the batch delay and branch
 # for reading a run).  The long flows are the L ports seen first; the
 # burst spans the other ports' first to last bin.
@@ -24,8 +27,8 @@
 #                              the trace, L long flows (default 1; from sender 0,
 #                              SECONDS + 5 s), 1.5 s later K flows for
 #                              SECONDS (from sender 1); the figures in
-#                              BURST_FIGS (burst_metrics' line, or "nan nan
-#                              nan nan"); 1 if the trace or a flow failed.
+#                              BURST_FIGS (burst_metrics' line, or six
+#                              "nan"); 1 if the trace or a flow failed.
 #                              Not in a subshell: net_lib's flow state is
 #                              the caller's
 
@@ -39,16 +42,21 @@ burst_bt() { # CC DEV: the bpftrace script
 	  \$ip = \$skb->head + \$skb->network_header;
 	  \$p = *(uint16 *)(\$ip + (*(uint8 *)\$ip & 0xf) * 4);
 	  @b[nsecs / $((BURST_BIN_MS * 1000000)), ((\$p & 0xff) << 8) | (\$p >> 8)] = sum(args->len); }
+	tracepoint:qdisc:qdisc_dequeue {
+	  \$q = (struct Qdisc *)args->qdisc;
+	  if (\$q->dev_queue->dev->name == "$2") {
+	    @q[nsecs / $((BURST_BIN_MS * 1000000))] = max(\$q->qstats.backlog); } }
 	EOF
 	[[ $1 == oscar ]] &&
 		echo 'tracepoint:oscar:oscar_batch { printf("B %llu %u %u %u %u\n", nsecs / 1000, args->sport, args->u, args->delay_us, args->branch); }'
-	echo 'END { print(@b); clear(@b); }'
+	echo 'END { print(@b); clear(@b); print(@q); clear(@q); }'
 }
 
 # burst_metrics LOG K RATE_MBIT RTT_MS [L]: the figures of one burst run
 # from its bpftrace log (L long flows, default 1: the L ports seen first),
-# one line "rec_rtt burst_util_pct land_steps sumu_steps" ("nan" where the
-# run has no burst; the last two "nan" without oscar)
+# one line "rec_rtt burst_util_pct land_steps sumu_steps q_burst_bdp
+# q_after_bdp" ("nan" where the run has no burst; land_steps and
+# sumu_steps "nan" without oscar)
 #   rec_rtt     RTTs from the burst's end (the short flows' last bin)
 #               until every 1-RTT window of the next 10 RTT carries >= 95%
 #               of the bottleneck's wire rate (999: not in the run)
@@ -59,8 +67,15 @@ burst_bt() { # CC DEV: the bpftrace script
 #   sumu_steps  (oscar) the first long flow's batches from the burst's
 #               start until sum(u) stays in [0.85, 1.2] to the burst's end
 #               (999: never)
+#   q_burst_bdp the backlog the flows hold during the burst: the mean of the
+#               bins' largest backlog from the burst's start + 10 RTT to its
+#               end, in BDPs (bytes / (rate x RTT))
+#   q_after_bdp the largest backlog from the first bin after the burst's
+#               end with less than 0.1 BDP queued (the drain) to the run's
+#               end, in BDPs: the recovery's overshoot ("nan": no drain)
 burst_metrics() {
 	awk -v k="$2" -v rate="$3" -v rtt="$4" -v nl="${5:-1}" -v bin_ms="$BURST_BIN_MS" '
+	/^@q\[/ { gsub(/[@q\[\],:]/, " "); qb[$1] = $2; next }
 	/^@b\[/ { gsub(/[@b\[\],:]/, " "); bin = $1; port = $2; by[bin, port] += $3
 		if (!(port in first) || bin < first[port]) first[port] = bin
 		if (!(port in last) || bin > last[port]) last[port] = bin
@@ -77,7 +92,7 @@ burst_metrics() {
 		for (p in first) if (!(p in long)) {
 			if (s0 == "" || first[p] < s0) s0 = first[p]
 			if (last[p] > s1) s1 = last[p] }
-		if (s0 == "") { print "nan nan nan nan"; exit }
+		if (s0 == "") { print "nan nan nan nan nan nan"; exit }
 		w = rtt / bin_ms; full = rate * 1e6 / 8 * rtt / 1000 * 0.95	# bins, bytes per 1-RTT window
 		rec = 999
 		for (t = s1 + 1; t + 10 * w <= b1; t++) {
@@ -89,7 +104,15 @@ burst_metrics() {
 			if (ok) { rec = (t - s1) / w; break } }
 		sum = 0; for (i = s0 + 10 * w; i <= s1; i++) for (p in first) sum += by[i, p]
 		util = (s1 - s0 - 10 * w > 0) ? sum / (rate * 1e6 / 8 * (s1 - s0 - 10 * w + 1) * bin_ms / 1000) * 100 : "nan"
-		if (n == 0) { printf "%.1f %.2f nan nan\n", rec, util; exit }
+		# backlog, BDPs: bins without a packet sent count as empty
+		bdp = rate * 1e6 / 8 * rtt / 1000; qs = 0; qn = 0; qa = 0
+		for (i = s0 + 10 * w; i <= s1; i++) { qs += qb[i]; qn++ }
+		# the recovery overshoot: after the queue first drains (< 0.1 BDP)
+		for (t0 = s1 + 1; t0 <= b1 && qb[t0] >= 0.1 * bdp; t0++);
+		for (i = t0 + 1; i <= b1; i++) if (qb[i] > qa) qa = qb[i]
+		qf = sprintf("%s %s", qn ? sprintf("%.3f", qs / qn / bdp) : "nan",
+			     t0 < b1 ? sprintf("%.3f", qa / bdp) : "nan")
+		if (n == 0) { printf "%.1f %.2f nan nan %s\n", rec, util, qf; exit }
 		# steps: batches (us clock) from the burst start (bins)
 		tgt = 1 / (k + nl); land = 0; nlb = 0; sumu = -1
 		for (p in first) { u[p] = 1; cnt[p] = 0; done[p] = 0 }
@@ -102,12 +125,12 @@ burst_metrics() {
 			su = 0; for (q in u) su += u[q]
 			if (su < 0.85 || su > 1.2) sumu = -1; else if (sumu < 0) sumu = nlb }
 		for (p in first) if (!done[p]) land = 999
-		printf "%.1f %.2f %d %d\n", rec, util, land, sumu < 0 ? 999 : sumu }' "$1"
+		printf "%.1f %.2f %d %d %s\n", rec, util, land, sumu < 0 ? 999 : sumu, qf }' "$1"
 }
 
 burst_run() { # CC K SECONDS [L]
 	local c=$1 k=$2 secs=$3 nl=${4:-1} bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt pid ok=1
-	BURST_FIGS="nan nan nan nan"
+	BURST_FIGS="nan nan nan nan nan nan"
 	burst_bt "$c" "$NET_BN_DEV" >"$bt"
 	if ! net_bpftrace "$bt" "$log" 300 BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS; then
 		echo "burst_run: bpftrace failed: $(tail -n 3 "$log")" >&2

@@ -256,9 +256,10 @@ scenario_burst() { # CC
 			ok=1
 			burst_run "$c" "$k" "$burst_s" "$l" || ok=0
 			read -r -a m <<<"$BURST_FIGS"
-			emit burst "$c" "$cs" "$r" rec_rtt "${m[0]}" burst_util_pct "${m[1]}"
+			emit burst "$c" "$cs" "$r" rec_rtt "${m[0]}" burst_util_pct "${m[1]}" \
+				q_burst_bdp "${m[4]}" q_after_bdp "${m[5]}"
 			[[ $c == oscar ]] && emit burst "$c" "$cs" "$r" land_steps "${m[2]}" sumu_steps "${m[3]}"
-			progress "burst $c $kk rep $r: link >= 95% again ${m[0]} RTT after the burst; util in the burst ${m[1]}%$([[ $c == oscar ]] && echo "; landing ${m[2]} steps, sum u settled after ${m[3]}")$( ((ok)) || echo ', FLOW ERROR')"
+			progress "burst $c $kk rep $r: link >= 95% again ${m[0]} RTT after the burst; util in the burst ${m[1]}%, backlog ${m[4]} BDP (mean) in it, ${m[5]} (peak) after the drain$([[ $c == oscar ]] && echo "; landing ${m[2]} steps, sum u settled after ${m[3]}")$( ((ok)) || echo ', FLOW ERROR')"
 			((ok)) || failed=1
 		done
 		net_cleanup
