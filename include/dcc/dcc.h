@@ -101,7 +101,7 @@ u32 dcc_auto_base_rtt_us(const struct sock *sk, bool share);
 
 /*
  * The lowest base RTT @own_us (0 = only read) folded in by any dcc flow of
- * the machine (every namespace; not loopback: @own_us is returned), within
+ * the machine (every namespace; a loopback or routeless socket gets @own_us), within
  * tcp_min_rtt_wlen: the fabric's nearest path, which flows of every path
  * can agree on (OSCAR's shared queue target; dcc_lib.c has why machine-wide).
  * Same table, same cost and same once-per-batch rule as

@@ -274,19 +274,21 @@ static int dcc_egress_ifindex(const struct sock *sk)
  * flows of every path can agree on without being told it; namespaces
  * share it because containers of one host share its fabric, and the
  * testbed's sender namespaces, standing for separate hosts, share it as
- * the hosts of one fabric would.  Loopback flows neither fold into it nor
- * read it (their path is no path of the fabric).
+ * the hosts of one fabric would.  Loopback flows, and sockets without a
+ * route at the moment, neither fold into it nor read it (their path is no
+ * path of the fabric, or unknown).
  */
 u32 dcc_shared_ref_rtt_us(const struct sock *sk, u32 own_us)
 {
 	const struct dst_entry *dst;
-	bool lo;
+	bool skip;
 
+	/* no route (yet, or reset): the path is unknown, so not shared */
 	rcu_read_lock();
 	dst = __sk_dst_get((struct sock *)sk);
-	lo = dst && dst->dev && (dst->dev->flags & IFF_LOOPBACK);
+	skip = !dst || !dst->dev || (dst->dev->flags & IFF_LOOPBACK);
 	rcu_read_unlock();
-	if (lo)
+	if (skip)
 		return own_us;
 	return dcc_shared_min_us(sk, jhash_1word(0, 2), own_us);
 }
