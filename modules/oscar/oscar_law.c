@@ -116,7 +116,8 @@ static u32 oscar_refill_step(const struct oscar_cfg *c,
 
 /*
  * U_AI per batch, scaled by RTT_base / RTT_ref (at most OSCAR_REF_SPAN
- * times, see oscar_cfg_resolve()): a flow's batches are tau_pct % of its own RTT_base long, so
+ * times: oscar_cfg_resolve() keeps RTT_ref in [RTT_base / OSCAR_REF_SPAN,
+ * RTT_base], >= 1): a flow's batches are tau_pct % of its own RTT_base long, so
  * under the shared queue target a flow on a path k times the nearest one
  * closes k times fewer batches per second, and a fixed U_AI per batch left
  * it about a k-th of the others' increase per second -- the split AI
@@ -126,9 +127,7 @@ static u32 oscar_refill_step(const struct oscar_cfg *c,
  */
 static u32 oscar_ai(const struct oscar_cfg *c)
 {
-	u64 ai = div_u64((u64)c->p->u_ai * c->base_ns, max_t(u32, c->ref_ns, 1));
-
-	return (u32)min_t(u64, ai, (u64)c->p->u_ai * OSCAR_REF_SPAN);
+	return (u32)div_u64((u64)c->p->u_ai * c->base_ns, c->ref_ns);
 }
 
 void oscar_law_step(const struct oscar_cfg *c, const struct dcc_bls_out *b,

@@ -200,8 +200,8 @@ static u32 share_base_rtt = 1;		/* auto RTT_base: min over the netns's
 					 * dcc flows to the destination
 					 */
 static u32 shared_target = 1;		/* auto RTT_base: the target queue is
-					 * scaled from the netns's shortest
-					 * RTT_base through the device
+					 * scaled from the machine's shortest
+					 * OSCAR RTT_base (RTT_ref)
 					 */
 
 /*
@@ -281,7 +281,7 @@ dcc_param_range(init_rate_mbps, init_rate_mbps, 1, 800000, 0644,
 dcc_param_range(share_base_rtt, share_base_rtt, 0, 1, 0644,
 		"base_rtt_us = 0: use the lowest min RTT of the dcc flows of this network namespace to the same destination");
 dcc_param_range(shared_target, shared_target, 0, 1, 0644,
-		"base_rtt_us = 0: D_target = RTT_base + (dtarget_pct - 100)% of the shortest RTT_base of this network namespace's dcc flows through the same device, one queue target for near and far paths (0: dtarget_pct % of each flow's own RTT_base, as the paper)");
+		"base_rtt_us = 0: D_target = RTT_base + (dtarget_pct - 100)% of the shortest RTT_base of the machine's OSCAR flows (all namespaces, not loopback; paths up to 8x it), one queue target for near and far paths (0: dtarget_pct % of each flow's own RTT_base, as the paper)");
 
 /*
  * Estimate mode (line_rate_mbps = 0): mu is the highest batch send rate,
@@ -335,8 +335,8 @@ static u32 oscar_auto_base_us(const struct sock *sk)
 
 /*
  * RTT_ref for an auto RTT_base of @base_us (0: none yet, only read): the
- * shortest RTT_base of the namespace's dcc flows through this socket's
- * device (shared_target, read live), else @base_us itself (the paper's
+ * shortest RTT_base of the machine's OSCAR flows (shared_target, read
+ * live; dcc_shared_ref_rtt_us()), else @base_us itself (the paper's
  * D_target).  See "the shared queue target" above.
  */
 static u32 oscar_ref_us(const struct sock *sk, u32 base_us)

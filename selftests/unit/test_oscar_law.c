@@ -159,7 +159,7 @@ static struct dcc_decision oscar_flow_init(struct oscar_flow *f,
 	return d;
 }
 
-/* oscar_refresh_inputs(): true if mu or RTT_base moved (cfg resolved again) */
+/* oscar_refresh_inputs(): true if mu, RTT_base or RTT_ref moved (cfg resolved again) */
 static bool oscar_flow_refresh(struct oscar_flow *f, const struct oscar_batch *b)
 {
 	u64 mu = f->c.mu_bytes_ps, base_ns = f->c.base_ns, ref_ns = f->c.ref_ns;
