@@ -102,11 +102,12 @@ burst_metrics() {
 				for (i = t + j * w; i < t + (j + 1) * w; i++) for (p in first) sum += by[i, p]
 				if (sum < full) ok = 0 }
 			if (ok) { rec = (t - s1) / w; break } }
-		sum = 0; for (i = s0 + 10 * w; i <= s1; i++) for (p in first) sum += by[i, p]
+		# bytes and backlog (bins without a packet sent: empty) from the
+		# burst start + 10 RTT to its end
+		sum = 0; qs = 0; qn = 0
+		for (i = s0 + 10 * w; i <= s1; i++) { for (p in first) sum += by[i, p]; qs += qb[i]; qn++ }
 		util = (s1 - s0 - 10 * w > 0) ? sum / (rate * 1e6 / 8 * (s1 - s0 - 10 * w + 1) * bin_ms / 1000) * 100 : "nan"
-		# backlog, BDPs: bins without a packet sent count as empty
-		bdp = rate * 1e6 / 8 * rtt / 1000; qs = 0; qn = 0; qa = 0
-		for (i = s0 + 10 * w; i <= s1; i++) { qs += qb[i]; qn++ }
+		bdp = rate * 1e6 / 8 * rtt / 1000; qa = 0
 		# the recovery overshoot: after the queue first drains (< 0.1 BDP)
 		for (t0 = s1 + 1; t0 <= b1 && qb[t0] >= 0.1 * bdp; t0++);
 		for (i = t0 + 1; i <= b1; i++) if (qb[i] > qa) qa = qb[i]
