@@ -15,34 +15,39 @@
 # for reading a run).  The long flows are the L ports seen first; the
 # burst spans the other ports' first to last bin.
 #
-#   burst_bt CC DEV            the bpftrace script, on stdout; run it with
+#   burst_bt CC DEV IFINDEX    the bpftrace script (DEV: the bottleneck,
+#                              IFINDEX its index: the backlog probe's cheap
+#                              filter), on stdout; run it with
 #                              BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS: at the
 #                              default 4096 keys of (bin, port) the map fills
 #                              in the burst of 7 flows and later bins vanish
 #                              (a 2 ms bin per flow: 4000 keys per 8 flow-s);
 #                              65536 holds 16 flows for 8 s (bpftrace 0.17
 #                              printed nothing at all from a 262144-key map)
-#   burst_metrics LOG K RATE_MBIT RTT_MS [L]   the figures of one run
+#   burst_metrics LOG K RATE_MBIT RTT_MS [L]   the figures of one run;
+#                              exit 1 (six "nan") if the trace missed the
+#                              long flows' first 10 RTT before the burst
 #   burst_run CC K SECONDS [L] one run in the open net_lib run (NET_RUN):
 #                              the trace, L long flows (default 1; from sender 0,
 #                              SECONDS + 5 s), 1.5 s later K flows for
 #                              SECONDS (from sender 1); the figures in
 #                              BURST_FIGS (burst_metrics' line, or six
-#                              "nan"); 1 if the trace or a flow failed.
+#                              "nan"); 1 if the trace or a flow failed or
+#                              the trace began late.
 #                              Not in a subshell: net_lib's flow state is
 #                              the caller's
 
 BURST_MAP_KEYS=65536
 BURST_BIN_MS=2	# the byte counts' bin: 1/5 of the testbed's 10 ms RTT
 
-burst_bt() { # CC DEV: the bpftrace script
+burst_bt() { # CC DEV IFINDEX: the bpftrace script
 	cat <<-EOF
 	tracepoint:net:net_dev_xmit /args->len > 1000 && str(args->name) == "$2"/ {
 	  \$skb = (struct sk_buff *)args->skbaddr;
 	  \$ip = \$skb->head + \$skb->network_header;
 	  \$p = *(uint16 *)(\$ip + (*(uint8 *)\$ip & 0xf) * 4);
 	  @b[nsecs / $((BURST_BIN_MS * 1000000)), ((\$p & 0xff) << 8) | (\$p >> 8)] = sum(args->len); }
-	tracepoint:qdisc:qdisc_dequeue {
+	tracepoint:qdisc:qdisc_dequeue /args->ifindex == $3 && args->skbaddr != 0/ {
 	  \$q = (struct Qdisc *)args->qdisc;
 	  if (\$q->dev_queue->dev->name == "$2") {
 	    @q[nsecs / $((BURST_BIN_MS * 1000000))] = max(\$q->qstats.backlog); } }
@@ -93,7 +98,11 @@ burst_metrics() {
 			if (s0 == "" || first[p] < s0) s0 = first[p]
 			if (last[p] > s1) s1 = last[p] }
 		if (s0 == "") { print "nan nan nan nan nan nan"; exit }
-		w = rtt / bin_ms; full = rate * 1e6 / 8 * rtt / 1000 * 0.95	# bins, bytes per 1-RTT window
+		w = rtt / bin_ms
+		# a trace that began late (the long flows seen first only
+		# within 10 RTT of the burst) has no baseline: no figures
+		if (first[lp] + 10 * w > s0) { print "nan nan nan nan nan nan"; exit 1 }
+		full = rate * 1e6 / 8 * rtt / 1000 * 0.95	# bins, bytes per 1-RTT window
 		rec = 999
 		for (t = s1 + 1; t + 10 * w <= b1; t++) {
 			ok = 1
@@ -130,9 +139,10 @@ burst_metrics() {
 }
 
 burst_run() { # CC K SECONDS [L]
-	local c=$1 k=$2 secs=$3 nl=${4:-1} bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt pid ok=1
+	local c=$1 k=$2 secs=$3 nl=${4:-1} bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt pid ifx ok=1
 	BURST_FIGS="nan nan nan nan nan nan"
-	burst_bt "$c" "$NET_BN_DEV" >"$bt"
+	ifx=$(ip -n "$NET_NS_R" -o link show dev "$NET_BN_DEV" | cut -d: -f1)
+	burst_bt "$c" "$NET_BN_DEV" "$ifx" >"$bt"
 	if ! net_bpftrace "$bt" "$log" 300 BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS; then
 		echo "burst_run: bpftrace failed: $(tail -n 3 "$log")" >&2
 		return 1
@@ -146,6 +156,9 @@ burst_run() { # CC K SECONDS [L]
 	net_wait_flows || ok=0
 	kill -INT "$pid"
 	wait "$pid"
-	BURST_FIGS=$(burst_metrics "$log" "$k" "$NET_RATE_MBIT" "$NET_RTT_MS" "$nl")
+	if ! BURST_FIGS=$(burst_metrics "$log" "$k" "$NET_RATE_MBIT" "$NET_RTT_MS" "$nl"); then
+		echo "burst_run: the trace began within 10 RTT of the burst (no baseline)" >&2
+		ok=0
+	fi
 	((ok))
 }

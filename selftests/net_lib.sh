@@ -135,8 +135,17 @@
 #       flow failed (no JSON or an iperf3 "error").
 #   net_bpftrace SCRIPT LOG TENTHS [VAR=VALUE...]
 #       bpftrace SCRIPT in the background (output to LOG, pid in NET_BT_PID,
-#       VAR=VALUE in its environment), then waits up to TENTHS x 0.1 s for
-#       it to print "Attaching"; returns 1 if it exited first
+#       VAR=VALUE in its environment), then waits up to TENTHS x 0.1 s until
+#       every probe of SCRIPT is attached; returns 1 if it exited first or
+#       is not attached by then.  "Attaching" (bpftrace's first line) and
+#       BEGIN both come before the probes are loaded and attached, which
+#       under TCG took more than the 1.5 s a burst run leaves its trace
+#       (the trace then began mid-burst).  So SCRIPT runs between two
+#       sentinel probes on getppid(), one before its first probe and one
+#       after its last (bpftrace attaches in declaration order or its
+#       reverse, by version), each printing "net_bpftrace: live N"; a
+#       "bash -c :" per poll calls getppid().  SCRIPT's consumers see
+#       those lines in LOG.
 #   net_run_flows ARGS  = net_start_flows ARGS && net_wait_flows
 #
 # SAMPLER (background; started/stopped for you)
@@ -267,16 +276,23 @@ _net_sleep() {
 }
 
 net_bpftrace() { # SCRIPT LOG TENTHS [VAR=VALUE...]
-	local bt=$1 log=$2 n=$3 i
+	local bt=$1 log=$2 n=$3 i live=$1.live
+	local probe='tracepoint:syscalls:sys_enter_getppid { printf("net_bpftrace: live %d\n", '
 	shift 3
-	env "$@" bpftrace "$bt" >"$log" 2>&1 &
+	{ echo "$probe 1); }"; cat "$bt"; echo; echo "$probe 2); }"; } >"$live"
+	env "$@" bpftrace "$live" >"$log" 2>&1 &
 	NET_BT_PID=$!
 	for ((i = 0; i < n; i++)); do
-		grep -q '^Attaching' "$log" 2>/dev/null && break
-		kill -0 "$NET_BT_PID" 2>/dev/null || break
+		kill -0 "$NET_BT_PID" 2>/dev/null || return 1
+		bash -c :
+		grep -q '^net_bpftrace: live 1' "$log" 2>/dev/null &&
+			grep -q '^net_bpftrace: live 2' "$log" 2>/dev/null && return 0
 		_net_sleep 0.1
 	done
-	kill -0 "$NET_BT_PID" 2>/dev/null
+	echo "net_bpftrace: $bt not attached after $((n / 10)) s" >&2
+	kill -INT "$NET_BT_PID" 2>/dev/null
+	wait "$NET_BT_PID" 2>/dev/null
+	return 1
 }
 
 _net_die() {
