@@ -151,9 +151,10 @@ struct oscar_core {
 				 */
 
 /*
- * Batches in a row that saw a queue (delay above RTT_base + eps), up to
+ * Batches that saw a queue that stood (delay above RTT_base + 2 eps) since
+ * the last that found it empty (at most RTT_base + eps), up to
  * OSCAR_QUEUED_MAX, in flags' OSCAR_S_QUEUED bits; a refill starts only
- * after OSCAR_QUEUED_MIN of them (oscar_phase_of()).
+ * after OSCAR_QUEUED_MIN of them (oscar_count_queued(), oscar_phase_of()).
  */
 #define OSCAR_S_QUEUED_SHIFT 4
 #define OSCAR_S_QUEUED	(0x7 << OSCAR_S_QUEUED_SHIFT)

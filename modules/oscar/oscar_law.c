@@ -350,7 +350,7 @@ static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
  * samples can look empty under timestamp noise (tried: closing it after 3
  * made an 8-flow incast under +-30% noise unfair, Jain 0.64-0.69 in
  * test_oscar_law).  And the queue must have stood for OSCAR_QUEUED_MIN
- * batches in a row before the drain.  Flows that start or join together
+ * batches since it was last empty (oscar_count_queued()).  Flows that start or join together
  * swing the queue from twice the target to empty every 3-5 batches for
  * tens of RTTs; a refill on each of those empty batches kept whatever
  * split the swing left, where U_HAI's equal steps even it out (guest, 4
@@ -369,12 +369,38 @@ static u8 oscar_queued(const struct oscar_core *st)
 	return (st->flags & OSCAR_S_QUEUED) >> OSCAR_S_QUEUED_SHIFT;
 }
 
-/* Count the batches in a row that saw a queue. */
+/*
+ * A queue that stood: a batch delay above RTT_base + 2 eps.  The window cap
+ * (oscar_cwnd_bytes()) lets a lone flow keep up to eps queued, so its own
+ * batches sit around RTT_base + eps and, under timestamp noise, above it
+ * for six in a row now and then: counted from RTT_base + eps, that armed
+ * the refill of a flow that had been alone, and the first swing of a join
+ * doubled it (guest, one flow joined by three: the incumbent at 0.87 of
+ * the link, then 0.39 against the joiners' 0.12-0.31 for the whole
+ * 100-RTT burst).  The law's own target queue is at least 2 eps
+ * (oscar_cfg_resolve()), so flows that share a queue still count.
+ */
+static u64 oscar_queued_ns(const struct oscar_cfg *c)
+{
+	return oscar_hai_ns(c) + oscar_eps_ns(c->p, c->ref_ns);
+}
+
+/*
+ * Count the batches that saw a queue that stood, until one finds the queue
+ * empty (RTT_base + eps); a batch in between leaves the count as it is:
+ * the batch that straddles the drain is one, and resetting on it left the
+ * drain's first empty batch without a count (model, one of two flows
+ * leaving, 3 samples per batch: 11.5 RTT instead of 3).
+ */
 static void oscar_count_queued(struct oscar_core *st, const struct oscar_cfg *c,
 			       u64 delay)
 {
-	u8 n = delay > oscar_hai_ns(c) ?
-	       min_t(u8, oscar_queued(st) + 1, OSCAR_QUEUED_MAX) : 0;
+	u8 n = oscar_queued(st);
+
+	if (delay > oscar_queued_ns(c))
+		n = min_t(u8, n + 1, OSCAR_QUEUED_MAX);
+	else if (delay <= oscar_hai_ns(c))
+		n = 0;
 
 	st->flags = (st->flags & ~OSCAR_S_QUEUED) | (n << OSCAR_S_QUEUED_SHIFT);
 }

@@ -117,9 +117,10 @@
  *    scales rates; only U_AI equalises them: not within 100 RTT, against
  *    86 at line rate);
  *  - refill (off by default: the paper's HAI): the first batch that finds
- *    the queue empty after six batches in a row that saw it starts a
- *    refill: every empty batch sets u to at least twice the rate that
- *    batch was sent at, and closes after 3 ACKs, until a batch sees a
+ *    the queue empty after six that saw it stand (above RTT_base + 2 eps,
+ *    more than a lone flow's window cap holds) starts a refill: every
+ *    empty batch sets u to at least twice the rate that batch was sent
+ *    at, and closes after 3 ACKs, until a batch sees a
  *    queue again or u = 1 (oscar_phase_of() and oscar_refill_step() in
  *    oscar_law.c have why each part is as it is).  After K = 1/3/7 of
  *    K + 1 flows leave, the link is back in 3/7/11.5 RTT instead of
