@@ -360,9 +360,9 @@ static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
  * flows' own undershoot, which HAI handles as the paper has it.  (Gating
  * on the queue's level instead -- within half the target queue of it --
  * missed the guest's steady state, which sits below that band.)  Not in
- * the start phase, which doubles anyway.  Parameter refill (off by
- * default, for what it costs after a join: tcp_oscar.c, differences from
- * the paper).
+ * the start phase, which doubles anyway.  Parameter refill (on by
+ * default; what it costs after a join: tcp_oscar.c, differences from the
+ * paper).
  */
 static u8 oscar_queued(const struct oscar_core *st)
 {
