@@ -150,12 +150,12 @@
  *    1 and 2 ms, two of each started together: 0.03 of the link each
  *    against 0.47; guest, README).  With one target queue, one
  *    empty-queue margin and the same increase per second (a long path's
- *    batches are longer) the split is even: Jain 0.9995 (2x) and 0.94
- *    (4x) in the model, against 0.57 and 0.87.  With one RTT the law is
+ *    batches are longer) the split is even: Jain 0.994 (2x) and 0.955
+ *    (4x) in the model, against 0.57 and 0.86.  With one RTT the law is
  *    the paper's.  What is left: a flow that joins a standing queue
  *    measures it in its RTT_base (subtest 8), its D_target is that much
  *    higher, and with four staggered flows of two RTTs that still skews
- *    the split (model, 2x: Jain 0.39; README);
+ *    the split (model: Jain 0.76 at 2x, 0.75 at 4x; README);
  *  - mu: module parameter; 0 = estimate, RTT_base: parameter, else
  *    tcp_min_rtt() lowered to the shared per-destination minimum;
  *    both refreshed once per batch (oscar_refresh_inputs()).
