@@ -760,6 +760,25 @@ int main(void)
 				     "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= 3; 999: not within 80 RTT)",
 				     cs[j].name, rv);
 		}
+
+		/*
+		 * Reported, the refill's cost on a drop-tail buffer: eight
+		 * survivors all double when the queue drains, so Sum u
+		 * overshoots to up to twice the link for the RTT before they
+		 * see the queue again.
+		 */
+		for (int rf = 1; rf >= 0; rf--) {
+			char dv[64] = "", rv[64] = "";
+
+			for (unsigned int q = 0; q < sizeof(ks) / sizeof(ks[0]); q++) {
+				burst_case(mu * 8, base, rf ? &oscar_defaults : &hai, 8, ks[q], 1.0, &r);
+				snprintf(dv + strlen(dv), sizeof(dv) - strlen(dv), "%s%llu", q ? "/" : "",
+					 (unsigned long long)r.drops);
+				snprintf(rv + strlen(rv), sizeof(rv) - strlen(rv), "%s%.1f", q ? "/" : "", r.rec_rtt);
+			}
+			printf("# burst, %s, 8 long flows, 1-BDP drop-tail, K = 1/3/7: %s drops after the burst's end, link >= 95%% again %s RTT after it\n",
+			       rf ? "defaults (refill)" : "refill 0", dv, rv);
+		}
 	}
 
 	/*
