@@ -131,9 +131,9 @@
  *    as one that stood, an incumbent was armed when others joined and
  *    kept up to twice a joiner's rate (guest, one flow joining one:
  *    65/30 Mbit/s), and the refill was off by default; counted above
- *    2 eps, the join/leave bench's 2-flow phase is at Jain 0.946-0.981
- *    (0.961-1.000 without the refill) and 4 -> 1 recovers in 7-16 RTT
- *    instead of 77;
+ *    2 eps, the join/leave bench's 2-flow phase is at Jain 0.923-0.994
+ *    (0.961-1.000 without the refill), its loss 0.21-0.47% (0.16-0.19%),
+ *    and 4 -> 1 recovers in 7-81 RTT (77 without; README);
  *  - u_hmi_pct (off by default): on an empty queue u may grow by a share
  *    of itself instead of U_HAI's fixed step, on every empty batch, not
  *    only after a drain (model: recovery 3-4.5 RTT with 3 samples per
