@@ -706,6 +706,14 @@ int main(void)
 			{ &pub, "as published (3 samples)", 1, 0, 0, true, false, NULL, -1 },
 			{ &hmi, "3 samples, u_hmi_pct 100", 1, 0, 5, false, true, NULL, -1 },
 			{ &oscar_defaults, "defaults, 2 long flows, 1-BDP drop-tail", 2, 1.0, 15, false, false, NULL, 5 },
+			/*
+			 * the refill's cost on a drop-tail buffer: eight
+			 * survivors all double when the queue drains, so sum u
+			 * overshoots to up to twice the link for the RTT
+			 * before they see the queue again
+			 */
+			{ &oscar_defaults, "defaults (refill), 8 long flows, 1-BDP drop-tail", 8, 1.0, 0, true, false, NULL, -1 },
+			{ &hai, "refill 0, 8 long flows, 1-BDP drop-tail", 8, 1.0, 0, true, false, NULL, -1 },
 		};
 		struct burst_res r;
 
@@ -720,7 +728,7 @@ int main(void)
 			int land = 0, sumu = 0;
 			double rec = 0, qmax = 0;
 			u64 drops = 0;
-			char lv[64] = "", sv[64] = "", rv[64] = "";
+			char lv[64] = "", sv[64] = "", rv[64] = "", dv[64] = "";
 
 			for (unsigned int q = 0; q < sizeof(ks) / sizeof(ks[0]); q++) {
 				burst_case(mu * 8, base, cs[j].p, cs[j].nlong, ks[q],
@@ -733,10 +741,12 @@ int main(void)
 				snprintf(lv + strlen(lv), sizeof(lv) - strlen(lv), "%s%d", q ? "/" : "", r.land);
 				snprintf(sv + strlen(sv), sizeof(sv) - strlen(sv), "%s%d", q ? "/" : "", r.sumu);
 				snprintf(rv + strlen(rv), sizeof(rv) - strlen(rv), "%s%.1f", q ? "/" : "", r.rec_rtt);
+				snprintf(dv + strlen(dv), sizeof(dv) - strlen(dv), "%s%llu", q ? "/" : "",
+					 (unsigned long long)r.drops);
 			}
 			if (cs[j].report) {
-				printf("# burst, %s, K = 1/3/7: lands in %s steps, sum u settled after %s, link >= 95%% again %s RTT after the burst's end\n",
-				       cs[j].name, lv, sv, rv);
+				printf("# burst, %s, K = 1/3/7: lands in %s steps, sum u settled after %s, link >= 95%% again %s RTT after the burst's end, %s drops after it\n",
+				       cs[j].name, lv, sv, rv, dv);
 				continue;
 			}
 			if (cs[j].land) {
@@ -759,25 +769,6 @@ int main(void)
 				todo(rec <= 3, cs[j].todo3,
 				     "burst, %s, K = 1/3/7: link >= 95%% again %s RTT after the burst's end (<= 3; 999: not within 80 RTT)",
 				     cs[j].name, rv);
-		}
-
-		/*
-		 * Reported, the refill's cost on a drop-tail buffer: eight
-		 * survivors all double when the queue drains, so Sum u
-		 * overshoots to up to twice the link for the RTT before they
-		 * see the queue again.
-		 */
-		for (int rf = 1; rf >= 0; rf--) {
-			char dv[64] = "", rv[64] = "";
-
-			for (unsigned int q = 0; q < sizeof(ks) / sizeof(ks[0]); q++) {
-				burst_case(mu * 8, base, rf ? &oscar_defaults : &hai, 8, ks[q], 1.0, &r);
-				snprintf(dv + strlen(dv), sizeof(dv) - strlen(dv), "%s%llu", q ? "/" : "",
-					 (unsigned long long)r.drops);
-				snprintf(rv + strlen(rv), sizeof(rv) - strlen(rv), "%s%.1f", q ? "/" : "", r.rec_rtt);
-			}
-			printf("# burst, %s, 8 long flows, 1-BDP drop-tail, K = 1/3/7: %s drops after the burst's end, link >= 95%% again %s RTT after it\n",
-			       rf ? "defaults (refill)" : "refill 0", dv, rv);
 		}
 	}
 
