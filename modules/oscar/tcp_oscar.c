@@ -166,7 +166,7 @@
  *
  * Per socket (icsk_ca_priv, 104 bytes): the core's state (80 B) and its
  * config (24 B: a pointer to the immutable parameter snapshot current at
- * init, mu, RTT_base and tau).  A parameter write publishes a new snapshot
+ * init, mu, RTT_base and RTT_ref).  A parameter write publishes a new snapshot
  * (dcc.h: parameter snapshots), so a running flow keeps the parameters
  * it started with, as when each socket copied them, in 8 bytes instead of
  * the copy, which would not fit next to the ns config.  Nothing on the ACK
