@@ -160,14 +160,6 @@ struct oscar_core {
 #define OSCAR_S_QUEUED	(0x7 << OSCAR_S_QUEUED_SHIFT)
 #define OSCAR_QUEUED_MAX 7
 #define OSCAR_QUEUED_MIN 6
-/*
- * A queue stood for fewer than OSCAR_QUEUED_MIN batches, then emptied:
- * OSCAR_S_DRAIN is set and the OSCAR_S_QUEUED bits count the empty batches
- * since; a refill starts at the OSCAR_DRAIN_EMPTY-th in a row (the queue
- * did not come back: not a swing's undershoot; oscar_count_queued()).
- */
-#define OSCAR_S_DRAIN	0x80
-#define OSCAR_DRAIN_EMPTY 3
 
 /* Samples an empty-queue batch needs in the refill (Alg. 1's minimum). */
 #define OSCAR_REFILL_SAMPLES 3

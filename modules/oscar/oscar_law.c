@@ -391,61 +391,30 @@ static u64 oscar_queued_ns(const struct oscar_cfg *c)
  * the batch that straddles the drain is one, and resetting on it left the
  * drain's first empty batch without a count (model, one of two flows
  * leaving, 3 samples per batch: 11.5 RTT instead of 3).
- *
- * An empty batch after fewer than OSCAR_QUEUED_MIN queued ones may be a
- * swing's undershoot or a drain: flows that leave while the survivors
- * still ring from a join or an earlier refill (whose queue swings from
- * twice the target to empty every 4-5 batches) leave a count of 3-4.
- * It starts the drain watch (OSCAR_S_DRAIN), which then counts empty
- * batches: an undershoot lasts at most two batches before the queue is
- * back (the law's own decrease, reversed by U_AI and HAI), a drain stays
- * empty, so the OSCAR_DRAIN_EMPTY-th empty batch in a row starts the
- * refill (oscar_phase_of()).  Any batch with a queue ends the watch.
- * Model, 4 flows, 2 leave, the third 5-20 RTT later: back in 32-50 RTT
- * (HAI) without the watch at the testbed's tau and eps, 4-8 with it.
  */
 static void oscar_count_queued(struct oscar_core *st, const struct oscar_cfg *c,
 			       u64 delay)
 {
 	u8 n = oscar_queued(st);
-	u8 f = st->flags & ~(OSCAR_S_QUEUED | OSCAR_S_DRAIN);
-	bool drain = st->flags & OSCAR_S_DRAIN;
 
-	if (delay <= oscar_hai_ns(c)) {
-		if (st->flags & OSCAR_S_REFILL)
-			n = 0, drain = false;		/* refilling */
-		else if (drain)
-			n = min_t(u8, n + 1, OSCAR_QUEUED_MAX);
-		else if (n)
-			n = 1, drain = true;		/* the watch's first */
-	} else if (drain) {
-		n = delay > oscar_queued_ns(c);		/* the queue is back */
-		drain = false;
-	} else if (delay > oscar_queued_ns(c)) {
+	if (delay > oscar_queued_ns(c))
 		n = min_t(u8, n + 1, OSCAR_QUEUED_MAX);
-	}
+	else if (delay <= oscar_hai_ns(c))
+		n = 0;
 
-	st->flags = f | (n << OSCAR_S_QUEUED_SHIFT) | (drain ? OSCAR_S_DRAIN : 0);
+	st->flags = (st->flags & ~OSCAR_S_QUEUED) | (n << OSCAR_S_QUEUED_SHIFT);
 }
 
-/*
- * The refill starts at an empty batch that follows OSCAR_QUEUED_MIN
- * queued ones (the queue stood, and drained at once), or at the
- * OSCAR_DRAIN_EMPTY-th empty batch of a drain watch (oscar_count_queued()).
- */
 static enum oscar_phase oscar_phase_of(struct oscar_core *st,
 				       const struct oscar_cfg *c,
 				       const struct oscar_batch *b)
 {
 	u64 empty = oscar_hai_ns(c);
-	bool drain = st->flags & OSCAR_S_DRAIN;
 
 	if (st->flags & OSCAR_S_START)
 		return OSCAR_P_START;
-	if (c->p->refill && b->bls.delay <= empty &&
-	    ((!drain && st->last_delay_ns > empty &&
-	      oscar_queued(st) >= OSCAR_QUEUED_MIN) ||
-	     (drain && oscar_queued(st) + 1 >= OSCAR_DRAIN_EMPTY)))
+	if (c->p->refill && b->bls.delay <= empty && st->last_delay_ns > empty &&
+	    oscar_queued(st) >= OSCAR_QUEUED_MIN)
 		st->flags |= OSCAR_S_REFILL;
 	return st->flags & OSCAR_S_REFILL ? OSCAR_P_REFILL : OSCAR_P_LAW;
 }
