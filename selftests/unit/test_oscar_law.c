@@ -351,6 +351,36 @@ static double sustained_from(const u8 *ok_w, int n, int len, double w_rtt)
 	return BURST_NEVER;
 }
 
+/*
+ * Run @nwin 0.5-RTT windows of flows 0..@n-1 (after flows left): the RTTs
+ * until every window of the next 10 RTT carries >= 95% of the link
+ * (sustained_from(); BURST_NEVER if none), and the largest queue (bytes)
+ * and the drops over the whole span into @qmax and @drops.
+ */
+static double link_back_rtt(struct sim *s, int n, int nwin, u64 *qmax,
+			    u64 *drops)
+{
+	static u8 ok_w[400];
+	double t[MAXF];
+	int i, w;
+
+	if (nwin > (int)sizeof(ok_w))
+		abort();
+	*qmax = 0;
+	*drops = 0;
+	for (w = 0; w < nwin; w++) {
+		double sum = 0;
+
+		sim_run(s, s->base_ns / US / 2, t);
+		*qmax = max(*qmax, s->m.st.q_max_bytes);
+		*drops += s->m.st.drops;
+		for (i = 0; i < n; i++)
+			sum += t[i];
+		ok_w[w] = sum >= 0.95 * (double)s->mu;
+	}
+	return sustained_from(ok_w, nwin, 20, 0.5);	/* 10 RTT */
+}
+
 struct burst_res {
 	int land;		/* the slowest flow's landing, steps */
 	int sumu;		/* sum u settled, steps of the long flow */
@@ -367,11 +397,10 @@ static void burst_case(u64 mu, u32 base, const struct oscar_params *p,
 		       int nlong, int k, double limit_bdp, struct burst_res *r)
 {
 	static struct sim s;
-	static u8 ok_w[160];
 	int land_at[MAXF], sumu_at = -1, n = k + nlong, i, w;
-	double t[MAXF], tgt = 1.0 / n;
+	double tgt = 1.0 / n;
 	u32 b0, u0, b1 = 0;
-	u64 qmax = 0;
+	u64 qmax;
 
 	sim_init(&s, mu, base, 0, 1);
 	s.m.link.limit_bytes = (u64)(limit_bdp * bdp_bytes(&s));
@@ -412,18 +441,7 @@ static void burst_case(u64 mu, u32 base, const struct oscar_params *p,
 
 	for (i = nlong; i < n; i++)
 		model_stop_flow(&s.m, i);
-	r->drops = 0;
-	for (w = 0; w < 160; w++) {		/* 80 RTT in halves */
-		double sum = 0;
-
-		sim_run(&s, base / 2, t);
-		qmax = max(qmax, s.m.st.q_max_bytes);
-		r->drops += s.m.st.drops;
-		for (i = 0; i < n; i++)
-			sum += t[i];
-		ok_w[w] = sum >= 0.95 * (double)s.mu;
-	}
-	r->rec_rtt = sustained_from(ok_w, 160, 20, 0.5);	/* 10 RTT */
+	r->rec_rtt = link_back_rtt(&s, n, 160, &qmax, &r->drops);	/* 80 RTT */
 	r->qmax_bdp = (double)qmax / bdp_bytes(&s);
 	sim_free(&s);
 }
@@ -440,9 +458,8 @@ static double stagger_leave_rtt(u64 mu, u32 base, const struct oscar_params *p,
 				int gap, u32 noise_us, u64 seed)
 {
 	static struct sim s;
-	static u8 ok_w[400];
-	double t[MAXF];
-	int i, w;
+	u64 qmax, drops;
+	double rec;
 
 	sim_init(&s, mu, base, noise_us, seed);
 	s.m.link.limit_bytes = (u64)bdp_bytes(&s);
@@ -459,16 +476,9 @@ static double stagger_leave_rtt(u64 mu, u32 base, const struct oscar_params *p,
 	model_stop_flow(&s.m, 2);
 	sim_run(&s, (u64)gap * base, NULL);
 	model_stop_flow(&s.m, 3);
-	for (w = 0; w < 400; w++) {
-		double sum = 0;
-
-		sim_run(&s, base / 2, t);
-		for (i = 0; i < 4; i++)
-			sum += t[i];
-		ok_w[w] = sum >= 0.95 * (double)s.mu;
-	}
+	rec = link_back_rtt(&s, 4, 400, &qmax, &drops);	/* 200 RTT */
 	sim_free(&s);
-	return sustained_from(ok_w, 400, 20, 0.5);
+	return rec;
 }
 
 int main(void)
