@@ -4,7 +4,7 @@
  * unit tests.
  *
  * Everything in this header (and in the plain-C math files that include
- * it: bls.c, median.c, fixp.c) compiles both as kernel code and as
+ * it: bls.c, median.c, fixp.c, shtbl.c) compiles both as kernel code and as
  * ordinary hosted C, so the same arithmetic that runs in softirq context is
  * exercised by the sanitizer-instrumented unit tests and the fuzzers.
  *

@@ -5,10 +5,11 @@
  * It holds what more than one algorithm needs, so nothing is copied
  * between algorithm modules: the batched least-squares gradient estimator
  * (bls.c), sliding-window medians (median.c), fixed-point helpers (fixp.c),
- * and, in this file, the kernel glue: turning a rate_sample into a clean
- * per-ACK sample, the base RTT (own or shared per destination), the
- * line-rate estimate, idle detection, applying a rate and a cwnd cap,
- * validated module parameters and counters, and the parameter snapshots
+ * the shared tables' slot logic (shtbl.c), and, in this file, the kernel
+ * glue: turning a rate_sample into a clean per-ACK sample, the base RTT
+ * (own or shared per destination), the line-rate estimate, idle
+ * detection, applying a rate and a cwnd cap, validated module parameters
+ * and counters, and the parameter snapshots
  * sockets take at init.  The API is documented in include/dcc/dcc.h.
  *
  * Nothing here sleeps or allocates, and every function may run in
@@ -23,6 +24,7 @@
 #include <net/tcp.h>
 #include <net/netns/hash.h>
 #include "dcc/dcc.h"
+#include "dcc/shtbl.h"
 #include "rx_probe.h"
 
 bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
@@ -121,9 +123,10 @@ EXPORT_SYMBOL_GPL(dcc_base_rtt_us);
  * own per-destination cache (tcp_metrics) is: one namespace's path never
  * lends its minimum to another's (the testbed's sender namespaces stand
  * for separate hosts with their own base RTTs).  A key collision (24 bits
- * of a hash of both, within one slot) gives the slower path a low base:
- * it reads more queue and backs off early, the safe direction; a slot
- * taken by another key just falls back to the socket's own minimum.  Two
+ * of a hash of both, within one group) gives the slower path a low base:
+ * it reads more queue and backs off early, the safe direction; a key
+ * evicted from a full group (five live keys) falls back to the socket's
+ * own minimum until it claims a slot again.  Two
  * flows of one namespace to one address are assumed to share a path (one
  * route; ECMP legs differ by microseconds).  Flows of different hosts
  * cannot share a minimum at all: where they meet (incast), the base RTT
@@ -135,76 +138,62 @@ EXPORT_SYMBOL_GPL(dcc_base_rtt_us);
  * of the same shape, keyed by namespace and egress device: a maximum
  * instead of a minimum.
  *
- * Each slot is one atomic 64-bit word, read and written whole, so a
- * reader never pairs one entry's value with another's stamp:
- *
- *	bits 63..40  key   (24 bits of the hash)
- *	bits 39..16  value (24 bits: min RTT in us, capped at 2^24 - 1 =
- *		     16.7 s; or a rate in DCC_RATE_STEP_BPS units, 800
- *		     Gbit/s = 12.5e6 < 2^24)
- *	bits 15..0   stamp (2-second ticks of jiffies, mod 2^16 = 36 h, more
- *		     than tcp_min_rtt_wlen's 24 h maximum)
- *
- * 64 slots per table, one per destination (device) in use, and in the
- * min-RTT table one for the machine's shortest base RTT (OSCAR's RTT_ref,
- * dcc_shared_ref_rtt_us()).  Writes are
- * plain stores: two flows updating one slot at once only lose an update.
- * A confirmation rewrites a slot at most once per stamp tick, so the
- * host-wide cache line is written every 2 s, not per ACK; the callers
- * look up once per RTT or per batch.
+ * Each slot is one atomic 64-bit word (key, value and stamp packed as
+ * include/dcc/shtbl.h describes), read and written whole, so a reader
+ * never pairs one entry's value with another's stamp.  64 slots per
+ * table in groups of four, a key in any slot of its group (shtbl.h:
+ * with one slot per hash, two flows whose keys collide would overwrite
+ * each other on every batch and each read back only its own value).
+ * The machine's shortest base RTT (OSCAR's RTT_ref,
+ * dcc_shared_ref_rtt_us()) has a word of its own, outside the table: no
+ * destination's entry can evict it.  Writes are plain stores: two flows
+ * updating one slot at once only lose an update.  A confirmation
+ * rewrites a slot at most once per stamp tick, so the host-wide cache
+ * line is written every 2 s, not per ACK; the callers look up once per
+ * RTT or per batch.
  */
-#define DCC_TBL_BITS	6
-#define DCC_TBL_SLOTS	BIT(DCC_TBL_BITS)
-#define DCC_VAL_MAX	GENMASK(23, 0)
-#define DCC_TICK_SECS	2
-
 static atomic64_t dcc_rtt_tbl[DCC_TBL_SLOTS];
 static atomic64_t dcc_rate_tbl[DCC_TBL_SLOTS];
-
-struct dcc_slot {
-	u32 key;	/* 24 bits */
-	u32 val;	/* 24 bits; 0 = empty */
-	u32 stamp;	/* 16 bits */
-};
+static atomic64_t dcc_ref_rtt;	/* RTT_ref: key DCC_REF_KEY */
+#define DCC_REF_KEY	1
 
 static u32 dcc_tick(void)
 {
 	return (u32)(jiffies / (DCC_TICK_SECS * HZ)) & 0xffff;
 }
 
-static struct dcc_slot dcc_slot_unpack(u64 v)
+/* the namespace's expiry window of shared entries: tcp_min_rtt_wlen, s */
+static u32 dcc_wlen(const struct sock *sk)
 {
-	return (struct dcc_slot){
-		.key = (u32)(v >> 40),
-		.val = (u32)(v >> 16) & DCC_VAL_MAX,
-		.stamp = (u32)v & 0xffff,
-	};
+	return READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen);
 }
 
-static u64 dcc_slot_pack(u32 key, u32 val, u32 stamp)
+/* @hash's word in @tbl (dcc_tbl_way()), its tag in *@key, its value in *@v */
+static atomic64_t *dcc_tbl_slot(atomic64_t *tbl, u32 hash, u32 now, u32 wlen,
+				u32 *key, u64 *v)
 {
-	return ((u64)key << 40) | ((u64)val << 16) | stamp;
+	atomic64_t *grp = &tbl[dcc_tbl_group(hash)];
+	u64 w[DCC_TBL_WAYS];
+	u32 i;
+
+	for (i = 0; i < DCC_TBL_WAYS; i++)
+		w[i] = atomic64_read(&grp[i]);
+	*key = dcc_tbl_key(hash);
+	i = dcc_tbl_way(w, *key, now, wlen);
+	*v = w[i];
+	return &grp[i];
 }
 
-/* A slot holds an entry confirmed within @wlen seconds. */
-static bool dcc_slot_live(const struct dcc_slot *e, u32 now, u32 wlen)
+/* Fold @own_us into @slot's entry for @key (read as @v); the lower of both. */
+static u32 dcc_slot_min(atomic64_t *slot, u64 v, u32 key, u32 now, u32 wlen,
+			u32 own_us)
 {
-	return e->val && ((now - e->stamp) & 0xffff) * DCC_TICK_SECS < wlen;
-}
+	u64 nv = v;
+	u32 r = dcc_tbl_fold_min(&nv, key, now, wlen, own_us);
 
-/* A slot holds @key's entry, confirmed within tcp_min_rtt_wlen. */
-static bool dcc_slot_valid(const struct sock *sk, const struct dcc_slot *e,
-			   u32 key, u32 now)
-{
-	return e->key == key &&
-	       dcc_slot_live(e, now, READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen));
-}
-
-/* The table's word for @key: its slot and 24-bit tag. */
-static atomic64_t *dcc_slot_of(atomic64_t *tbl, u32 hash, u32 *key)
-{
-	*key = hash & DCC_VAL_MAX;
-	return &tbl[hash_32(hash, DCC_TBL_BITS)];
+	if (nv != v)
+		atomic64_set(slot, nv);
+	return r;
 }
 
 static u32 dcc_dst_hash(const struct sock *sk)
@@ -222,20 +211,11 @@ static u32 dcc_dst_hash(const struct sock *sk)
 /* Fold @own_us into the min-RTT table's entry for @hash; the lower of both. */
 static u32 dcc_shared_min_us(const struct sock *sk, u32 hash, u32 own_us)
 {
-	u32 key, now = dcc_tick();
-	atomic64_t *slot = dcc_slot_of(dcc_rtt_tbl, hash, &key);
-	struct dcc_slot e = dcc_slot_unpack(atomic64_read(slot));
-	bool valid = dcc_slot_valid(sk, &e, key, now);
+	u32 key, now = dcc_tick(), wlen = dcc_wlen(sk);
+	u64 v;
+	atomic64_t *slot = dcc_tbl_slot(dcc_rtt_tbl, hash, now, wlen, &key, &v);
 
-	own_us = min_t(u32, own_us, DCC_VAL_MAX);
-	if (!own_us)
-		return valid ? e.val : 0;
-	if (valid && e.val < own_us)
-		return e.val;
-	/* claim, lower or renew the entry (at most once per tick if equal) */
-	if (!valid || own_us < e.val || e.stamp != now)
-		atomic64_set(slot, dcc_slot_pack(key, own_us, now));
-	return own_us;
+	return dcc_slot_min(slot, v, key, now, wlen, own_us);
 }
 
 u32 dcc_shared_min_rtt_us(const struct sock *sk, u32 own_us)
@@ -267,9 +247,9 @@ static int dcc_egress_ifindex(const struct sock *sk)
 }
 
 /*
- * The shortest base RTT of the machine's dcc flows: one entry of the
- * min-RTT table for every namespace and device (its key is the hash of
- * nothing but a seed), not per destination.  It stands for the fabric's
+ * The shortest base RTT of the machine's dcc flows: one word for every
+ * namespace and device (dcc_ref_rtt, outside the table), not per
+ * destination.  It stands for the fabric's
  * nearest path (in a datacenter every host talks within its rack), which
  * flows of every path can agree on without being told it; namespaces
  * share it because containers of one host share its fabric, and the
@@ -290,38 +270,42 @@ u32 dcc_shared_ref_rtt_us(const struct sock *sk, u32 own_us)
 	rcu_read_unlock();
 	if (skip)
 		return own_us;
-	return dcc_shared_min_us(sk, jhash_1word(0, 2), own_us);
+	return dcc_slot_min(&dcc_ref_rtt, atomic64_read(&dcc_ref_rtt),
+			    DCC_REF_KEY, dcc_tick(), dcc_wlen(sk), own_us);
 }
 EXPORT_SYMBOL_GPL(dcc_shared_ref_rtt_us);
 
 u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_bytes_ps, u64 floor_bytes_ps)
 {
-	u32 key, now = dcc_tick();
+	u32 key, now = dcc_tick(), wlen = dcc_wlen(sk);
 	u32 hash = jhash_2words((u32)dcc_egress_ifindex(sk),
 				net_hash_mix(sock_net(sk)), 1);
-	atomic64_t *slot = dcc_slot_of(dcc_rate_tbl, hash, &key);
-	struct dcc_slot e = dcc_slot_unpack(atomic64_read(slot));
+	u64 v, nv;
+	atomic64_t *slot = dcc_tbl_slot(dcc_rate_tbl, hash, now, wlen, &key, &v);
 	u32 obs = (u32)min_t(u64, div_u64(min_t(u64, observed_bytes_ps, DCC_RATE_MAX_BPS),
 					  DCC_RATE_STEP_BPS), DCC_VAL_MAX);
-	u32 best = dcc_slot_valid(sk, &e, key, now) ? e.val : 0;
+	u32 best;
 
 	/*
 	 * Raise or claim; a rate within 1/8 of the entry confirms it (once
 	 * per tick), so the maximum lasts while flows run near it and lapses
 	 * tcp_min_rtt_wlen after they stop.
 	 */
-	if (obs > best || (obs && obs >= best - best / 8 && e.stamp != now))
-		atomic64_set(slot, dcc_slot_pack(key, max(obs, best), now));
-	return max_t(u64, (u64)max(best, obs) * DCC_RATE_STEP_BPS, floor_bytes_ps);
+	nv = v;
+	best = dcc_tbl_fold_max(&nv, key, now, wlen, obs);
+	if (nv != v)
+		atomic64_set(slot, nv);
+	return max_t(u64, (u64)best * DCC_RATE_STEP_BPS, floor_bytes_ps);
 }
 EXPORT_SYMBOL_GPL(dcc_shared_line_rate);
 
-/* Live entries of both tables (read-only parameter shared_entries). */
+/* Live entries of both tables and RTT_ref (read-only parameter shared_entries). */
 static int dcc_shared_entries_get(char *buf, const struct kernel_param *kp)
 {
 	u32 now = dcc_tick(), n = 0, i;
 	/* the expiry window of the initial namespace bounds what is shown */
 	u32 wlen = READ_ONCE(init_net.ipv4.sysctl_tcp_min_rtt_wlen);
+	struct dcc_slot ref;
 
 	for (i = 0; i < DCC_TBL_SLOTS; i++) {
 		struct dcc_slot r = dcc_slot_unpack(atomic64_read(&dcc_rtt_tbl[i]));
@@ -330,6 +314,8 @@ static int dcc_shared_entries_get(char *buf, const struct kernel_param *kp)
 		n += dcc_slot_live(&r, now, wlen);
 		n += dcc_slot_live(&l, now, wlen);
 	}
+	ref = dcc_slot_unpack(atomic64_read(&dcc_ref_rtt));
+	n += dcc_slot_live(&ref, now, wlen);
 	return sysfs_emit(buf, "%u\n", n);
 }
 
@@ -338,7 +324,7 @@ static const struct kernel_param_ops dcc_shared_entries_ops = {
 };
 module_param_cb(shared_entries, &dcc_shared_entries_ops, NULL, 0444);
 MODULE_PARM_DESC(shared_entries,
-		 "live entries of the shared min-RTT and line-rate tables (read-only; at most 128)");
+		 "live entries of the shared min-RTT and line-rate tables and RTT_ref (read-only; at most 129)");
 
 bool dcc_tx_start_after_idle(const struct sock *sk, u32 gap_us)
 {
