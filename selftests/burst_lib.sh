@@ -22,8 +22,10 @@
 #                              default 4096 keys of (bin, port) the map fills
 #                              in the burst of 7 flows and later bins vanish
 #                              (a 2 ms bin per flow: 4000 keys per 8 flow-s);
-#                              65536 holds 16 flows for 8 s (bpftrace 0.17
-#                              printed nothing at all from a 262144-key map)
+#                              65536 holds 16 flows for 8 s, or a 1 s burst
+#                              of 31 flows beside 4 long ones for 6 s
+#                              (27500 keys; bpftrace 0.17 printed nothing at
+#                              all from a 262144-key map)
 #   burst_metrics LOG K RATE_MBIT RTT_MS [L]   the figures of one run;
 #                              exit 1 (six "nan") if the trace missed the
 #                              long flows' first 10 RTT before the burst

@@ -243,7 +243,7 @@ scenario_spray() { # CC
 # burst_s seconds, then stop (see the header); the bpftrace and the
 # figures: selftests/burst_lib.sh.  Case k<K>, or l<L>k<K> for L > 1.
 scenario_burst() { # CC
-	local c=$1 kk k l cs r ok m
+	local c=$1 kk k l cs r ok m drops
 	for kk in $burst; do
 		k=${kk#*+} l=1
 		[[ $kk == *+* ]] && l=${kk%+*}
@@ -256,10 +256,13 @@ scenario_burst() { # CC
 			ok=1
 			burst_run "$c" "$k" "$burst_s" "$l" || ok=0
 			read -r -a m <<<"$BURST_FIGS"
+			# the bottleneck's drops over the run (queue.csv: cumulative)
+			drops=$(awk -F, 'NR == 2 { d0 = $4 } NR > 1 { d = $4 }
+				END { print NR > 1 ? d - d0 : "nan" }' "$NET_RUN/queue.csv" 2>/dev/null)
 			emit burst "$c" "$cs" "$r" rec_rtt "${m[0]}" burst_util_pct "${m[1]}" \
-				q_burst_bdp "${m[4]}" q_after_bdp "${m[5]}"
+				q_burst_bdp "${m[4]}" q_after_bdp "${m[5]}" drops "${drops:-nan}"
 			[[ $c == oscar ]] && emit burst "$c" "$cs" "$r" land_steps "${m[2]}" sumu_steps "${m[3]}"
-			progress "burst $c $kk rep $r: link >= 95% again ${m[0]} RTT after the burst; util in the burst ${m[1]}%, backlog ${m[4]} BDP (mean) in it, ${m[5]} (peak) after the drain$([[ $c == oscar ]] && echo "; landing ${m[2]} steps, sum u settled after ${m[3]}")$( ((ok)) || echo ', FLOW ERROR')"
+			progress "burst $c $kk rep $r: link >= 95% again ${m[0]} RTT after the burst; util in the burst ${m[1]}%, backlog ${m[4]} BDP (mean) in it, ${m[5]} (peak) after the drain, ${drops:-nan} drops$([[ $c == oscar ]] && echo "; landing ${m[2]} steps, sum u settled after ${m[3]}")$( ((ok)) || echo ', FLOW ERROR')"
 			((ok)) || failed=1
 		done
 		net_cleanup
