@@ -258,7 +258,7 @@ scenario_burst() { # CC
 			read -r -a m <<<"$BURST_FIGS"
 			# the bottleneck's drops over the run (queue.csv: cumulative)
 			drops=$(awk -F, 'NR == 2 { d0 = $4 } NR > 1 { d = $4 }
-				END { print NR > 1 ? d - d0 : "nan" }' "$NET_RUN/queue.csv" 2>/dev/null)
+				END { print (NR > 1 ? d - d0 : "nan") }' "$NET_RUN/queue.csv" 2>/dev/null)
 			emit burst "$c" "$cs" "$r" rec_rtt "${m[0]}" burst_util_pct "${m[1]}" \
 				q_burst_bdp "${m[4]}" q_after_bdp "${m[5]}" drops "${drops:-nan}"
 			[[ $c == oscar ]] && emit burst "$c" "$cs" "$r" land_steps "${m[2]}" sumu_steps "${m[3]}"

@@ -22,7 +22,8 @@
  * back: the sharing is lost for as long as both run, with no sign of
  * it.  With four ways that takes five live keys in one group of sixteen.
  * A key absent from its group claims an empty or expired slot, else the
- * one confirmed longest ago.
+ * one confirmed longest ago.  Two flows claiming at once may take two
+ * slots for one key: lookups find the first, the other expires unused.
  */
 #ifndef _DCC_SHTBL_H
 #define _DCC_SHTBL_H
