@@ -11,7 +11,9 @@
  * entry's value with another's stamp:
  *
  *	bits 63..40  key   (24 bits of the entry's hash)
- *	bits 39..16  value (24 bits; 0 = empty)
+ *	bits 39..16  value (24 bits; 0 = empty): a min RTT in us, capped
+ *		     at 2^24 - 1 = 16.7 s; or a rate in DCC_RATE_STEP_BPS
+ *		     units, 800 Gbit/s = 12.5e6 < 2^24
  *	bits 15..0   stamp (DCC_TICK_SECS-second ticks, mod 2^16 = 36 h at
  *		     2 s, more than tcp_min_rtt_wlen's 24 h maximum)
  *

@@ -184,12 +184,17 @@ static atomic64_t *dcc_tbl_slot(atomic64_t *tbl, u32 hash, u32 now, u32 wlen,
 	return &grp[i];
 }
 
-/* Fold @own_us into @slot's entry for @key (read as @v); the lower of both. */
-static u32 dcc_slot_min(atomic64_t *slot, u64 v, u32 key, u32 now, u32 wlen,
-			u32 own_us)
+/*
+ * Fold @own into @slot's entry for @key (read as @v): the lower of both,
+ * or with @max the higher (dcc_tbl_fold_min/max()); store the word only
+ * if it changed.  Returns what the key reads back.
+ */
+static u32 dcc_slot_fold(atomic64_t *slot, u64 v, u32 key, u32 now, u32 wlen,
+			 u32 own, bool max)
 {
 	u64 nv = v;
-	u32 r = dcc_tbl_fold_min(&nv, key, now, wlen, own_us);
+	u32 r = max ? dcc_tbl_fold_max(&nv, key, now, wlen, own) :
+		      dcc_tbl_fold_min(&nv, key, now, wlen, own);
 
 	if (nv != v)
 		atomic64_set(slot, nv);
@@ -215,7 +220,7 @@ static u32 dcc_shared_min_us(const struct sock *sk, u32 hash, u32 own_us)
 	u64 v;
 	atomic64_t *slot = dcc_tbl_slot(dcc_rtt_tbl, hash, now, wlen, &key, &v);
 
-	return dcc_slot_min(slot, v, key, now, wlen, own_us);
+	return dcc_slot_fold(slot, v, key, now, wlen, own_us, false);
 }
 
 u32 dcc_shared_min_rtt_us(const struct sock *sk, u32 own_us)
@@ -270,8 +275,8 @@ u32 dcc_shared_ref_rtt_us(const struct sock *sk, u32 own_us)
 	rcu_read_unlock();
 	if (skip)
 		return own_us;
-	return dcc_slot_min(&dcc_ref_rtt, atomic64_read(&dcc_ref_rtt),
-			    DCC_REF_KEY, dcc_tick(), dcc_wlen(sk), own_us);
+	return dcc_slot_fold(&dcc_ref_rtt, atomic64_read(&dcc_ref_rtt),
+			     DCC_REF_KEY, dcc_tick(), dcc_wlen(sk), own_us, false);
 }
 EXPORT_SYMBOL_GPL(dcc_shared_ref_rtt_us);
 
@@ -280,21 +285,13 @@ u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_bytes_ps, u64 floor
 	u32 key, now = dcc_tick(), wlen = dcc_wlen(sk);
 	u32 hash = jhash_2words((u32)dcc_egress_ifindex(sk),
 				net_hash_mix(sock_net(sk)), 1);
-	u64 v, nv;
+	u64 v;
 	atomic64_t *slot = dcc_tbl_slot(dcc_rate_tbl, hash, now, wlen, &key, &v);
 	u32 obs = (u32)min_t(u64, div_u64(min_t(u64, observed_bytes_ps, DCC_RATE_MAX_BPS),
 					  DCC_RATE_STEP_BPS), DCC_VAL_MAX);
-	u32 best;
+	/* raise, claim, or confirm within 1/8 (dcc_tbl_fold_max()) */
+	u32 best = dcc_slot_fold(slot, v, key, now, wlen, obs, true);
 
-	/*
-	 * Raise or claim; a rate within 1/8 of the entry confirms it (once
-	 * per tick), so the maximum lasts while flows run near it and lapses
-	 * tcp_min_rtt_wlen after they stop.
-	 */
-	nv = v;
-	best = dcc_tbl_fold_max(&nv, key, now, wlen, obs);
-	if (nv != v)
-		atomic64_set(slot, nv);
 	return max_t(u64, (u64)best * DCC_RATE_STEP_BPS, floor_bytes_ps);
 }
 EXPORT_SYMBOL_GPL(dcc_shared_line_rate);
