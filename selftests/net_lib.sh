@@ -547,6 +547,23 @@ net_quickack() {
 	done
 }
 
+# net_tcp_counters NAME...: each named nstat counter (TcpRetransSegs,
+# TcpExtTCPLossProbes, ...) summed over the sender namespaces, printed as
+# "NAME=V" words on one line.  Absolute values: each namespace's counters
+# start at zero, so they cover the whole run.
+net_tcp_counters() {
+	local ns c v out=''
+	local -A sum=()
+	for c in "$@"; do sum[$c]=0; done
+	for ns in "${NET_NS_S[@]}"; do
+		while read -r c v _; do
+			[[ -n ${sum[$c]+x} ]] && sum[$c]=$((sum[$c] + v))
+		done < <(ip netns exec "$ns" nstat -asz "$@" 2>/dev/null)
+	done
+	for c in "$@"; do out+="$c=${sum[$c]} "; done
+	echo "${out% }"
+}
+
 net_qdisc_stats() { tc -n "$NET_NS_R" -s qdisc show dev "$NET_BN_DEV"; }
 
 # kill every process in our namespaces (they are all ours)

@@ -5,8 +5,8 @@
 # namespaces start together, each at maxwnd = 1.5 BDP (UE's line-rate
 # start), into the ECN-marking bottleneck: ~11 BDP (~900 packets) arrive in
 # the first RTT, so the buffer holds 1500 packets, as a lossless fabric
-# would.  Checks: every flow ran its CC; no loss (no retransmission) over
-# the whole run; >= 90% utilisation and Jain >= 0.9 over t = 3..10 s (the two
+# would.  Checks: every flow ran its CC; no loss over the whole run (no
+# drop, no RTO, no resend but tail-loss probes); >= 90% utilisation and Jain >= 0.9 over t = 3..10 s (the two
 # variants share the link fairly: without spraying MNSCC's median is the
 # raw delay's); the steady queue is back near the target (mean queueing
 # delay <= 3 x target).  Scale and settings: nscc_common.sh.
@@ -25,17 +25,29 @@ nscc_report incast
 util=$(net_get util_pct) jain=$(net_get jain) qd=$(net_get mean_qdelay_ms)
 retr=$(awk -F'\t' 'NR > 1 { s += $10 } END { print s + 0 }' "$NET_RUN/summary_flows.tsv")
 dcc_result incast_retrans "$retr"
+kc=$(net_tcp_counters TcpRetransSegs TcpExtTCPLossProbes TcpExtTCPTimeouts TcpExtTCPFastRetrans TcpExtTCPSlowStartRetrans TcpExtTCPSpuriousRTOs TcpExtTCPDSACKRecv)
+log_info "senders' kernel counters: $kc"
+kc_get() { local w; for w in $kc; do [[ ${w%%=*} == "$1" ]] && echo "${w#*=}"; done; }
+k_retr=$(kc_get TcpRetransSegs) k_tlp=$(kc_get TcpExtTCPLossProbes) k_rto=$(kc_get TcpExtTCPTimeouts)
 log_info "per flow (bit/s, t=3..$DUR s): $(awk -F'\t' 'NR > 1 { printf "%s:%s=%.1fM ", $1, $2, $8 / 1e6 }' "$NET_RUN/summary_flows.tsv")"
 tgt_ms=$(fcalc "$NS_TARGET_US / 1000")
 
 ktap_test_result "all $N flows used their CC (4 nscc, 4 mnscc)" [ "$(net_get cc_ok)" = 1 ]
 # The bottleneck is RED with ecn nodrop (net_lib): ECT packets are marked
 # above K and non-ECT ones (SYNs, handshake ACKs) are queued, not dropped,
-# so all eight flows start together and a retransmission is a real loss.
-# (With RED's default early drop of non-ECT packets a late SYN cost one
-# flow a 1 s RTO: 2-4 retransmissions and Jain 0.87 in some runs.)
-ktap_test_result "no loss: $retr retransmissions over the whole run ($(net_get drops) packets dropped)" \
-	[ "$retr" = 0 ]
+# so all eight flows start together.  (With RED's default early drop of
+# non-ECT packets a late SYN cost one flow a 1 s RTO: 2-4 retransmissions
+# and Jain 0.87 in some runs.)  No loss: nothing dropped at the bottleneck,
+# no retransmission timeout, and every segment the senders' kernels resent
+# was a tail-loss probe.  A probe goes out when a flow's ACKs pause for
+# ~2 smoothed RTTs (+ 2 jiffies), which the start's queue can cause without
+# any loss: it holds the smoothed RTT at 28-62 ms (3-6 base RTTs) around
+# t = 0.5 s.  One CI run saw 1 resent segment with 0 drops (the counters
+# were not logged then); a probe is the kernel's timer, not the CC's
+# decision.  Fast retransmits, RTOs or drops are losses.
+no_loss() { [ "$(net_get drops)" = 0 ] && [ "$k_rto" = 0 ] && [ "$k_retr" -le "$k_tlp" ] && [ "$retr" -le "$k_retr" ]; }
+ktap_test_result "no loss: $(net_get drops) packets dropped, $k_rto RTOs, $k_retr segments resent ($k_tlp tail-loss probes; iperf3 counts $retr)" \
+	no_loss
 ktap_test_result "utilisation $util% (>= 90%)" fge "$util" 90
 ktap_test_result "Jain's index $jain over t=3..$DUR s (>= 0.9)" fge "$jain" 0.9
 ktap_test_result "mean queueing delay $qd ms (<= 3 x target = $(fcalc "3 * $tgt_ms") ms)" \
