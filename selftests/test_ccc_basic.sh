@@ -31,7 +31,7 @@ fi
 ktap_params_refused "$MOD" "q_b_us 0" "q_b_us 1000001" "q_b_us 5ms" "line_rate_mbps 800001" \
 	"line_rate_mbps -1" "base_rtt_us 1000001" "gamma_pct 100" "ut_pct 0" "ut_pct 101" \
 	"qv_near_pct 51" "span_pct 0" "min_samples 1" "min_samples 256" "n_ai_max 21" \
-	"cwnd_gain_pct 49" "start_mode 2" "init_rate_mbps 0" "gamma_pct 99999999999" \
+	"cwnd_gain_pct 49" "cwnd_qb 2" "start_mode 2" "init_rate_mbps 0" "gamma_pct 99999999999" \
 	"fair_ai_pml 1001" "share_base_rtt 2"
 if echo 30 >"$P/gamma_pct" && [[ $(cat "$P/gamma_pct") == 30 ]] && echo 20 >"$P/gamma_pct"; then
 	ktap_test_pass "a valid tunable write is taken (gamma_pct 30, then back to 20)"

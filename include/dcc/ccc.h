@@ -83,7 +83,7 @@ static inline bool ccc_region_is_a(u8 r)
  * The module parameters, in their sysfs units (tcp_ccc.c validates the
  * ranges: q_b_us 1..1e6, gamma_pct 0..99, ut_pct 1..100, qv_near_pct
  * 1..50, span_pct 1..400, min_samples 2..255, n_ai_max 0..20,
- * cwnd_gain_pct 50..255, fair_ai_pml 0..1000).  The glue-only ones (R_l,
+ * cwnd_gain_pct 50..255, cwnd_qb 0..1, fair_ai_pml 0..1000).  The glue-only ones (R_l,
  * RTT_min sources, start mode) stay in tcp_ccc.c's snapshot.
  */
 struct ccc_knobs {
@@ -95,6 +95,7 @@ struct ccc_knobs {
 	u32 min_samples;
 	u32 n_ai_max;
 	u32 cwnd_gain_pct;
+	u32 cwnd_qb;
 	u32 fair_ai_pml;
 };
 
@@ -104,7 +105,7 @@ static inline struct ccc_knobs ccc_knobs_default(void)
 	return (struct ccc_knobs){
 		.q_b_us = 50, .gamma_pct = 20, .ut_pct = 5, .qv_near_pct = 5,
 		.span_pct = 25, .min_samples = 8, .n_ai_max = 10,
-		.cwnd_gain_pct = 100, .fair_ai_pml = 31,
+		.cwnd_gain_pct = 100, .cwnd_qb = 1, .fair_ai_pml = 31,
 	};
 }
 
@@ -126,7 +127,10 @@ struct ccc_params {
 	u16 span_pct;	/* q_v: an LSQ batch spans >= span_pct % of RTT_min */
 	u16 min_samples;	/* q_v: ACKs an LSQ batch needs (>= 2) */
 	u8 n_ai_max;	/* v_ai = 2^n_ai, n_ai <= this */
-	u8 cwnd_gain_pct;	/* cwnd = r (RTT_min + q_B) gain / 100 */
+	u8 cwnd_gain_pct;	/* cwnd = r RTT_min gain / 100 (section 5) */
+	u8 cwnd_qb;	/* 1: cwnd = r (RTT_min + q_B) gain / 100 (not in
+			 * the paper; the default, tcp_ccc.c says why)
+			 */
 };
 
 /*

@@ -40,6 +40,7 @@ void ccc_params_init(struct ccc_params *p, const struct ccc_knobs *k)
 		.min_samples = (u16)clamp_t(u32, k->min_samples, 2, CCC_LSQ_N_MAX),
 		.n_ai_max = (u8)min_t(u32, k->n_ai_max, CCC_N_AI_MAX_LIMIT),
 		.cwnd_gain_pct = (u8)clamp_t(u32, k->cwnd_gain_pct, 1, 255),
+		.cwnd_qb = k->cwnd_qb ? 1 : 0,
 	};
 }
 
@@ -555,12 +556,18 @@ void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,
 u64 ccc_cwnd_bytes(const struct ccc_cfg *c, u64 rate)
 {
 	/*
-	 * The paper caps inflight at r * RTT_min (5); at the target the
-	 * RTT is RTT_min + q_B, so that cap would hold the flow below r.
-	 * Adding q_B (not in the paper) makes it bind only above the target.
+	 * The paper caps inflight at r * RTT_min (section 5; cwnd_qb 0).
+	 * At the target the RTT is RTT_min + q_B, so that window binds below
+	 * r: the delivered rate is r RTT_min / RTT, and r settles at C/N (1 +
+	 * q_B/RTT_min), self-clocking damping as long as r_max = R_l leaves
+	 * room (N flows reach the target queue when N >= C (1 +
+	 * q_B/RTT_min) / R_l; a lone flow fills the link with the window at
+	 * R_l RTT_min and holds no standing queue).  cwnd_qb 1, the default
+	 * (tcp_ccc.c says why), adds q_B: the window binds only above the
+	 * target.
 	 */
-	u64 w = dcc_rate_time_bytes(rate, (u64)c->rttmin_ns + c->p->qb_ns,
-				    DCC_NSEC_PER_SEC);
+	u64 t = (u64)c->rttmin_ns + (c->p->cwnd_qb ? c->p->qb_ns : 0);
+	u64 w = dcc_rate_time_bytes(rate, t, DCC_NSEC_PER_SEC);
 
 	return dcc_mul_div(w, c->p->cwnd_gain_pct, 100);
 }

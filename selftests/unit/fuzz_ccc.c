@@ -75,6 +75,7 @@ static void read_params(struct fz *in, struct snap *p)
 	k.min_samples = (u32)fz_span(in, 2, 255);
 	k.n_ai_max = (u32)fz_span(in, 0, CCC_N_AI_MAX_LIMIT);
 	k.cwnd_gain_pct = (u32)fz_span(in, 50, 255);
+	k.cwnd_qb = fz_bool(in);
 	p->start_mode = fz_bool(in);
 	p->init_line_bytes_ps = fz_span(in, FZ_MBPS_MIN, FZ_MBPS_MAX) * DCC_MBPS_TO_BPS;
 	k.fair_ai_pml = (u32)fz_span(in, 0, 1000);
@@ -194,7 +195,8 @@ static void check_decision(const struct sock_model *ca, const struct dcc_sample 
 		    i->delta > -(32 * CCC_ONE), "delta %d q_v %d", i->delta, ca->st.qv);
 	FUZZ_ASSERT(d->rate_bytes_ps == ca->st.rate, "decision rate");
 	FUZZ_ASSERT(!!(d->flags & CCC_D_NEW_ROUND) == round_start, "flags %x", d->flags);
-	want = (fz_u128)ca->st.rate * ((u64)c->rttmin_ns + c->p->qb_ns) / DCC_NSEC_PER_SEC;
+	want = (fz_u128)ca->st.rate *
+	       ((u64)c->rttmin_ns + (c->p->cwnd_qb ? c->p->qb_ns : 0)) / DCC_NSEC_PER_SEC;
 	want = want * c->p->cwnd_gain_pct / 100;
 	FUZZ_ASSERT(d->cwnd_bytes == (u64)want, "cwnd %llu want %llu",
 		    (unsigned long long)d->cwnd_bytes, (unsigned long long)want);

@@ -70,6 +70,9 @@ static void params_init(struct ccc_params *p, u32 qb_us, u32 gain_pct)
 
 	k.q_b_us = qb_us;
 	k.cwnd_gain_pct = gain_pct;
+	/* CCC_CWND_QB=0: the paper's window r RTT_min (cwnd_qb) */
+	if (getenv("CCC_CWND_QB"))
+		k.cwnd_qb = (u32)atoi(getenv("CCC_CWND_QB"));
 	ccc_params_init(p, &k);
 	/* CCC_FAIR_AI=0: the law without the stalled-H^i step */
 	p->fair_ai = getenv("CCC_FAIR_AI") ? (u32)atoi(getenv("CCC_FAIR_AI")) :
@@ -526,14 +529,26 @@ static const u64 C = 12500000;		/* 100 Mbit/s */
 static const u32 BASE = 10000;		/* 10 ms */
 static const u32 QB = 5000;		/* 5 ms */
 
-static void test_lone_flow(u32 noise, u32 bias)
+/*
+ * A lone flow.  With the paper's window (cwnd_qb 0) the
+ * window binds at R_l RTT_min before the queue reaches q_B: the link is
+ * full and the queue holds only what R_l above C puts there, ~(R_l/C - 1)
+ * RTT_min = 100 us here.  With cwnd_qb 1 (the default) the window binds only above the
+ * target, and the law holds the queue at q_B.
+ */
+static void test_lone_flow(u32 noise, u32 bias, bool qb_window)
 {
 	struct sim s;
 	double t[MAXF], qd;
 
-	tap_begin("lone flow (noise +-%u us, bias %u us): >= 90%% of C, mean queue within 50%% of q_B",
-		  noise, bias);
+	if (qb_window)
+		tap_begin("lone flow, cwnd_qb 1 (noise +-%u us, bias %u us): >= 90%% of C, mean queue within 50%% of q_B",
+			  noise, bias);
+	else
+		tap_begin("lone flow, paper's window (noise +-%u us, bias %u us): >= 90%% of C, window-bound: mean queue <= 10%% of q_B",
+			  noise, bias);
 	sim_init(&s, C, BASE, QB, noise);
+	s.h.p.cwnd_qb = qb_window;
 	s.h.bias_us = bias;
 	/* R_l = C, but the NIC's line rate counts fewer header bytes than the
 	 * bottleneck: model that 1% (1514 vs 1500 bytes in the VM) */
@@ -548,8 +563,11 @@ static void test_lone_flow(u32 noise, u32 bias)
 		 (unsigned long long)s.f[0].regions[CCC_H1I], (unsigned long long)s.f[0].regions[CCC_H2I],
 		 (unsigned long long)s.f[0].regions[CCC_H1D], (unsigned long long)s.f[0].regions[CCC_H2D]);
 	CHECK(t[0] >= 0.90 * C, "util %.3f", t[0] / C);
-	CHECK(qd + bias >= 0.5 * QB && qd + bias <= 1.5 * QB,
-	      "measured queue %.0f us (+bias %u) vs q_B %u", qd, bias, QB);
+	if (qb_window)
+		CHECK(qd + bias >= 0.5 * QB && qd + bias <= 1.5 * QB,
+		      "measured queue %.0f us (+bias %u) vs q_B %u", qd, bias, QB);
+	else
+		CHECK(qd <= 0.1 * QB, "queue %.0f us vs q_B %u", qd, QB);
 	sim_free(&s);
 	tap_end();
 }
@@ -565,6 +583,15 @@ static const char *base_name[] = { "known", "own min RTT", "shared min RTT" };
  * sees).  The criteria: both within 20% of the fair share for good
  * (3 bins of 5 RTT_min) within 200 RTT_min, then Jain >= 0.95 and the
  * link full.  check = false: report only.
+ *
+ * With the default window (cwnd_qb 1) a newcomer from 5% of C is fair
+ * after 60-110 RTT_min over noise seeds 1-8 (CCC_SEED).  The paper's
+ * window (CCC_CWND_QB=0) holds the pair at q_B (5.0-5.2 ms, against
+ * ~4.5 ms), where the reference Irr = R_l (1 - q/q_B) is ~0, so the
+ * rate-proportional increases stall and only the stalled-H^i step
+ * (fair_ai) levels: 75-225 RTT_min, over this bound at seed 1; in the
+ * guest it never got there (tcp_ccc.c), which is why it is not the
+ * default.  From line rate: 5-10 RTT_min either way.
  */
 static void test_two_flows(u32 noise, int base_mode, u32 line_pct, u32 r1_pct, bool check)
 {
@@ -704,17 +731,23 @@ static void test_refill(void)
 /*
  * Fig. 7: two flows start together at line rate; the state (q, q_v) goes
  * through H briefly, then stays mostly in A, zig-zagging between A^i and
- * A^d around delta = 0, and ends near (q_B, 0).
+ * A^d around delta = 0, and ends near (q_B, 0).  Run with the paper's
+ * window (paper_window) and with the default one (cwnd_qb 1).
  */
-static void test_trajectory(void)
+static void test_trajectory(bool paper_window)
 {
 	struct sim s;
 	double t[MAXF];
 	u64 h = 0, a = 0, zig = 0;
+	double min_q = 1e300;
 	u8 last = CCC_NREGIONS;
 
-	tap_begin("Fig. 7: two flows started together: A^i/A^d zig-zag, converge to (q_B, 0)");
+	tap_begin("Fig. 7, %s: two flows started together: A^i/A^d zig-zag, converge to (q_B, 0)%s",
+		  paper_window ? "the paper's window" : "cwnd_qb 1",
+		  paper_window ? ", the queue never below 0.5 q_B" : "");
 	sim_init(&s, C, BASE, QB, 100);
+	if (paper_window)
+		s.h.p.cwnd_qb = 0;
 	flow_start(&s, 0, C);
 	flow_start(&s, 1, C);
 	sim_run(&s, 50 * BASE, NULL);
@@ -723,6 +756,7 @@ static void test_trajectory(void)
 			u8 r;
 
 			sim_run(&s, BASE / 20, NULL);
+			min_q = s.m.q_bytes < min_q ? s.m.q_bytes : min_q;
 			r = s.f[0].st.region;
 			if (ccc_region_is_a(r)) {
 				a++;
@@ -735,10 +769,16 @@ static void test_trajectory(void)
 		}
 	}
 	sim_run(&s, 50 * BASE, t);
-	tap_diag("after 50 RTT: A %.0f%% of samples, %llu A^i<->A^d switches in 200 RTT; then q %.0f us, q_v %+.3f, util %.3f, Jain %.4f",
-		 100.0 * a / (a + h), (unsigned long long)zig, mean_qdelay_us(&s),
-		 s.f[0].st.qv / 65536.0, sum(t, 2) / C, jain(t, 2));
+	tap_diag("after 50 RTT: A %.0f%% of samples, %llu A^i<->A^d switches, queue >= %.0f us in 200 RTT; then q %.0f us, q_v %+.3f, util %.3f, Jain %.4f",
+		 100.0 * a / (a + h), (unsigned long long)zig, min_q * 1e6 / C,
+		 mean_qdelay_us(&s), s.f[0].st.qv / 65536.0, sum(t, 2) / C, jain(t, 2));
 	CHECK(zig >= 20, "%llu A^i/A^d switches", (unsigned long long)zig);
+	/*
+	 * the paper's window damps the swings: the queue stays above 0.5 q_B
+	 * (0.89 q_B; cwnd_qb 1: down to 0.19 q_B)
+	 */
+	if (paper_window)
+		CHECK(min_q * 1e6 / C >= 0.5 * QB, "queue down to %.0f us", min_q * 1e6 / C);
 	CHECK(mean_qdelay_us(&s) >= 0.5 * QB && mean_qdelay_us(&s) <= 1.5 * QB,
 	      "queue %.0f us", mean_qdelay_us(&s));
 	CHECK(s.f[0].st.qv > -CCC_ONE / 5 && s.f[0].st.qv < CCC_ONE / 5,
@@ -747,19 +787,21 @@ static void test_trajectory(void)
 
 	/*
 	 * Known deviation from Fig. 7, where the state enters A after a
-	 * brief H phase and slides along delta = 0 into (q_B, 0) from above.
-	 * Here the first drain undershoots and the state slides along
-	 * delta = 0 from below (H_1^d / H_2^i), where the probing AIMD acts:
-	 * the queue settles at ~0.91 q_B, 14-16% of samples in A, with
-	 * noise_us 0, 100 or 300 alike.  Not the cwnd cap: cwnd_gain_pct
-	 * 105-110 (CCC_GAIN) gives 11% and fails this model's incast checks
-	 * (150/200: Jain 0.6-0.76), so the cap stays at 100.
+	 * brief H phase and slides along delta = 0 into (q_B, 0) from above
+	 * and then stays mostly in A.  With the paper's window 28% of
+	 * samples are in A, with 118 A^i/A^d switches in 200 RTT and the
+	 * queue at 1.03 q_B; the rest is H_1^d / H_2^i near the curve, where
+	 * the probing AIMD acts.  With cwnd_qb 1 (the default) the first
+	 * drain undershoots, the state slides along delta = 0 from below:
+	 * 14% in A, 22 switches, the queue at 0.89 q_B.
 	 */
-	tap_begin("Fig. 7: the state spends most of the time in A (after 50 RTT): %.0f%%",
+	sim_free(&s);
+	if (!paper_window)
+		return;
+	tap_begin("Fig. 7, the paper's window: the state spends most of the time in A (after 50 RTT): %.0f%%",
 		  100.0 * a / (a + h));
 	CHECK(a > h, "A %llu vs H %llu samples", (unsigned long long)a, (unsigned long long)h);
-	tap_end_todo("Fig. 7: the state approaches (q_B, 0) from below, in H (README, CCC)");
-	sim_free(&s);
+	tap_end_todo("Fig. 7: the state stays near the curve, mostly in H_1^d / H_2^i (README, CCC)");
 }
 
 int main(void)
@@ -773,7 +815,7 @@ int main(void)
 		int base = getenv("CCC_BASE") ? atoi(getenv("CCC_BASE")) : BASE_SHARED;
 
 		if (k == 1)
-			test_lone_flow(300, 0);
+			test_lone_flow(300, 0, true);
 		if (k == 2)
 			test_two_flows(300, base, line, r1, true);
 		if (k == 3)
@@ -781,15 +823,16 @@ int main(void)
 		if (k == 4)
 			test_refill();
 		if (k == 5)
-			test_trajectory();
+			test_trajectory(true);
 		return tap_done();
 	}
 	tap_header();
 	test_delta_regions();
 	test_stretch_ack();
 	test_extremes();
-	test_lone_flow(0, 0);
-	test_lone_flow(300, 0);
+	test_lone_flow(0, 0, true);
+	test_lone_flow(300, 0, true);
+	test_lone_flow(300, 0, false);
 	test_two_flows(0, BASE_KNOWN, 100, 100, true);
 	test_two_flows(300, BASE_KNOWN, 100, 100, true);
 	/* joins as the guest sees them, and newcomers below share */
@@ -805,6 +848,7 @@ int main(void)
 	test_incast(300, BASE_KNOWN, 100);
 	test_incast(300, BASE_SHARED, 101);
 	test_refill();
-	test_trajectory();
+	test_trajectory(true);
+	test_trajectory(false);
 	return tap_done();
 }
