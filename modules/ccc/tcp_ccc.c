@@ -81,7 +81,7 @@
  *    pair sits at q_B, where Irr = 0, the analytical A steps are
  *    multiplicative, and a newcomer that started from its initial window
  *    (test_ccc_fairness.sh, guest) stayed at 31.0 vs 64.7 Mbit/s for
- *    10 s, Jain 0.898 (q_B added: within 20% after 2.6 s); the model
+ *    10 s, Jain 0.898 (q_B added: within 20% after 1.6 s); the model
  *    levels it only slowly (from 5% of C, 75-225 RTT_min over 8 noise
  *    seeds, against 60-110).
  *
