@@ -548,20 +548,22 @@ net_quickack() {
 }
 
 # net_tcp_counters NAME...: each named nstat counter (TcpRetransSegs,
-# TcpExtTCPLossProbes, ...) summed over the sender namespaces, printed as
-# "NAME=V" words on one line.  Absolute values: each namespace's counters
-# start at zero, so they cover the whole run.
+# TcpExtTCPLossProbes, ...) summed over the sender namespaces, into
+# NET_TCP_CNT[NAME]; NET_TCP_CNT_LINE lists them as "NAME=V" words for a
+# log line.  Absolute values: each namespace's counters start at zero, so
+# they cover the whole run.  Call it directly, not in $(...).
 net_tcp_counters() {
-	local ns c v out=''
-	local -A sum=()
-	for c in "$@"; do sum[$c]=0; done
+	local ns c v
+	declare -gA NET_TCP_CNT=()
+	NET_TCP_CNT_LINE=''
+	for c in "$@"; do NET_TCP_CNT[$c]=0; done
 	for ns in "${NET_NS_S[@]}"; do
 		while read -r c v _; do
-			[[ -n ${sum[$c]+x} ]] && sum[$c]=$((sum[$c] + v))
+			[[ -n ${NET_TCP_CNT[$c]+x} ]] && NET_TCP_CNT[$c]=$((NET_TCP_CNT[$c] + v))
 		done < <(ip netns exec "$ns" nstat -asz "$@" 2>/dev/null)
 	done
-	for c in "$@"; do out+="$c=${sum[$c]} "; done
-	echo "${out% }"
+	for c in "$@"; do NET_TCP_CNT_LINE+="$c=${NET_TCP_CNT[$c]} "; done
+	NET_TCP_CNT_LINE=${NET_TCP_CNT_LINE% }
 }
 
 net_qdisc_stats() { tc -n "$NET_NS_R" -s qdisc show dev "$NET_BN_DEV"; }

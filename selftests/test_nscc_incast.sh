@@ -6,8 +6,8 @@
 # start), into the ECN-marking bottleneck: ~11 BDP (~900 packets) arrive in
 # the first RTT, so the buffer holds 1500 packets, as a lossless fabric
 # would.  Checks: every flow ran its CC; no loss over the whole run (no
-# drop, no RTO, no resend but tail-loss probes); >= 90% utilisation and Jain >= 0.9 over t = 3..10 s (the two
-# variants share the link fairly: without spraying MNSCC's median is the
+# drop, no RTO, no resend but tail-loss probes); >= 90% utilisation and
+# Jain >= 0.9 over t = 3..10 s (the two variants share the link fairly: without spraying MNSCC's median is the
 # raw delay's); the steady queue is back near the target (mean queueing
 # delay <= 3 x target).  Scale and settings: nscc_common.sh.
 source "$(dirname "$0")/nscc_common.sh"
@@ -25,10 +25,11 @@ nscc_report incast
 util=$(net_get util_pct) jain=$(net_get jain) qd=$(net_get mean_qdelay_ms)
 retr=$(awk -F'\t' 'NR > 1 { s += $10 } END { print s + 0 }' "$NET_RUN/summary_flows.tsv")
 dcc_result incast_retrans "$retr"
-kc=$(net_tcp_counters TcpRetransSegs TcpExtTCPLossProbes TcpExtTCPTimeouts TcpExtTCPFastRetrans TcpExtTCPSlowStartRetrans TcpExtTCPSpuriousRTOs TcpExtTCPDSACKRecv)
-log_info "senders' kernel counters: $kc"
-kc_get() { local w; for w in $kc; do [[ ${w%%=*} == "$1" ]] && echo "${w#*=}"; done; }
-k_retr=$(kc_get TcpRetransSegs) k_tlp=$(kc_get TcpExtTCPLossProbes) k_rto=$(kc_get TcpExtTCPTimeouts)
+net_tcp_counters TcpRetransSegs TcpExtTCPLossProbes TcpExtTCPTimeouts TcpExtTCPFastRetrans \
+	TcpExtTCPSlowStartRetrans TcpExtTCPSpuriousRTOs TcpExtTCPDSACKRecv
+log_info "senders' kernel counters: $NET_TCP_CNT_LINE"
+k_retr=${NET_TCP_CNT[TcpRetransSegs]} k_tlp=${NET_TCP_CNT[TcpExtTCPLossProbes]}
+k_rto=${NET_TCP_CNT[TcpExtTCPTimeouts]}
 log_info "per flow (bit/s, t=3..$DUR s): $(awk -F'\t' 'NR > 1 { printf "%s:%s=%.1fM ", $1, $2, $8 / 1e6 }' "$NET_RUN/summary_flows.tsv")"
 tgt_ms=$(fcalc "$NS_TARGET_US / 1000")
 

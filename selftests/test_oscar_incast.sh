@@ -37,11 +37,8 @@ net_summarize --window 3 $DUR
 oscar_report incast
 retr=$(awk -F'\t' 'NR > 1 { s += $10 } END { print s + 0 }' "$NET_RUN/summary_flows.tsv")
 retr_ss=$(fm_retrans_between "$NET_RUN/flows.csv" 1 $DUR)
-retr_k=0
-for ns in "${NET_NS_S[@]}"; do
-	v=$(ip netns exec "$ns" nstat -asz TcpRetransSegs | awk '$1 == "TcpRetransSegs" { print $2 }')
-	retr_k=$((retr_k + ${v:-0}))
-done
+net_tcp_counters TcpRetransSegs
+retr_k=${NET_TCP_CNT[TcpRetransSegs]}
 dcc_result incast_retrans_iperf "$retr"
 dcc_result incast_steady_retrans "$retr_ss"
 dcc_result incast_retrans_kernel "$retr_k"

@@ -530,11 +530,11 @@ static const u32 BASE = 10000;		/* 10 ms */
 static const u32 QB = 5000;		/* 5 ms */
 
 /*
- * A lone flow.  With the paper's window (cwnd_qb 0) the
- * window binds at R_l RTT_min before the queue reaches q_B: the link is
- * full and the queue holds only what R_l above C puts there, ~(R_l/C - 1)
- * RTT_min = 100 us here.  With cwnd_qb 1 (the default) the window binds only above the
- * target, and the law holds the queue at q_B.
+ * A lone flow.  With the paper's window (cwnd_qb 0) the window binds at
+ * R_l RTT_min before the queue reaches q_B: the link is full and the
+ * queue holds only what R_l above C puts there, ~(R_l/C - 1) RTT_min =
+ * 100 us here.  With cwnd_qb 1 (the default) the window binds only above
+ * the target, and the law holds the queue at q_B.
  */
 static void test_lone_flow(u32 noise, u32 bias, bool qb_window)
 {
@@ -732,9 +732,9 @@ static void test_refill(void)
  * Fig. 7: two flows start together at line rate; the state (q, q_v) goes
  * through H briefly, then stays mostly in A, zig-zagging between A^i and
  * A^d around delta = 0, and ends near (q_B, 0).  Run with the paper's
- * window (paper_window) and with the default one (cwnd_qb 1).
+ * window (qb_window false) and with the default one (cwnd_qb 1).
  */
-static void test_trajectory(bool paper_window)
+static void test_trajectory(bool qb_window)
 {
 	struct sim s;
 	double t[MAXF];
@@ -743,11 +743,10 @@ static void test_trajectory(bool paper_window)
 	u8 last = CCC_NREGIONS;
 
 	tap_begin("Fig. 7, %s: two flows started together: A^i/A^d zig-zag, converge to (q_B, 0)%s",
-		  paper_window ? "the paper's window" : "cwnd_qb 1",
-		  paper_window ? ", the queue never below 0.5 q_B" : "");
+		  qb_window ? "cwnd_qb 1" : "the paper's window",
+		  qb_window ? "" : ", the queue never below 0.5 q_B");
 	sim_init(&s, C, BASE, QB, 100);
-	if (paper_window)
-		s.h.p.cwnd_qb = 0;
+	s.h.p.cwnd_qb = qb_window;
 	flow_start(&s, 0, C);
 	flow_start(&s, 1, C);
 	sim_run(&s, 50 * BASE, NULL);
@@ -777,7 +776,7 @@ static void test_trajectory(bool paper_window)
 	 * the paper's window damps the swings: the queue stays above 0.5 q_B
 	 * (0.89 q_B; cwnd_qb 1: down to 0.19 q_B)
 	 */
-	if (paper_window)
+	if (!qb_window)
 		CHECK(min_q * 1e6 / C >= 0.5 * QB, "queue down to %.0f us", min_q * 1e6 / C);
 	CHECK(mean_qdelay_us(&s) >= 0.5 * QB && mean_qdelay_us(&s) <= 1.5 * QB,
 	      "queue %.0f us", mean_qdelay_us(&s));
@@ -796,7 +795,7 @@ static void test_trajectory(bool paper_window)
 	 * 14% in A, 22 switches, the queue at 0.89 q_B.
 	 */
 	sim_free(&s);
-	if (!paper_window)
+	if (qb_window)
 		return;
 	tap_begin("Fig. 7, the paper's window: the state spends most of the time in A (after 50 RTT): %.0f%%",
 		  100.0 * a / (a + h));
@@ -823,7 +822,7 @@ int main(void)
 		if (k == 4)
 			test_refill();
 		if (k == 5)
-			test_trajectory(true);
+			test_trajectory(false);
 		return tap_done();
 	}
 	tap_header();
@@ -848,7 +847,7 @@ int main(void)
 	test_incast(300, BASE_KNOWN, 100);
 	test_incast(300, BASE_SHARED, 101);
 	test_refill();
-	test_trajectory(true);
 	test_trajectory(false);
+	test_trajectory(true);
 	return tap_done();
 }
