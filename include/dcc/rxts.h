@@ -2,8 +2,8 @@
 /*
  * RX timestamps of ACKs: the plain-C part (acceptance rule and the
  * per-CPU record's encoding), inline here because they run on every ACK
- * (modules/dcc_lib/rx_probe.c) and are tested in userspace
- * (selftests/unit/test_rxts.c).
+ * (modules/dcc_lib/rx_probe.c writes the record, modules/dcc_lib/sample.c
+ * reads it) and are tested in userspace (selftests/unit/test_rxts.c).
  *
  * The stack takes an ACK's receive time when TCP processes it
  * (tcp_mstamp_refresh() in tcp_rcv_established()), after interrupt
@@ -15,13 +15,13 @@
  * it from the sample's receive time and RTT (docs/rx-timestamps.md).
  *
  * A stamp is only believed when it is sane:
- *  - non-zero (zero: the path did not stamp);
- *  - not in the future: now - stamp, as a signed 64-bit difference, is
- *    >= 0 (a clock stepped back, or a NIC clock that is not the clock the
- *    parameter names, gives a "future" stamp; the difference is taken
- *    modulo 2^64 so a stamp just before a wrap of the counter works);
- *  - the host delay is at most max_ns (rx_host_max_us): a stamp seconds
- *    old is a wrong clock, not a host delay;
+ *  - present (non-zero: the path stamped the ACK);
+ *  - not in the future and at most max_ns (rx_host_max_us) old: a stamp
+ *    seconds old is a wrong clock, not a host delay, and a clock stepped
+ *    back, or a NIC clock that is not the clock the parameter names, gives
+ *    a "future" stamp.  Ages are taken modulo 2^48 ns (78 hours, the width
+ *    a record keeps, below), so a stamp in the future reads as an age
+ *    close to 2^48 ns, far above any bound: both cases are one test;
  *  - the host delay is less than the uncorrected RTT of this ACK: the ACK
  *    cannot have arrived before the data it acknowledges left.  An ACK
  *    with no RTT sample (nothing newly acked with a send time) has only
@@ -35,30 +35,9 @@
 /* Why a stamp was refused (0: accepted). */
 enum dcc_rxts_verdict {
 	DCC_RXTS_OK = 0,
-	DCC_RXTS_NONE,		/* no stamp (zero) */
-	DCC_RXTS_FUTURE,	/* stamp later than its clock's now */
-	DCC_RXTS_TOO_OLD,	/* host delay above the bound */
+	DCC_RXTS_TOO_OLD,	/* host delay above the bound, or in the future */
 	DCC_RXTS_NOT_BELOW_RTT,	/* host delay >= the uncorrected RTT */
 };
-
-/*
- * The host delay of a stamp taken on a clock that reads @now_ns: sets
- * *@host_ns and returns DCC_RXTS_OK, or says why there is none.
- */
-static inline enum dcc_rxts_verdict dcc_rxts_host_delay(u64 now_ns,
-							u64 stamp_ns,
-							u64 *host_ns)
-{
-	u64 d = now_ns - stamp_ns;	/* modulo 2^64: wrap-safe */
-
-	*host_ns = 0;
-	if (!stamp_ns)
-		return DCC_RXTS_NONE;
-	if ((s64)d < 0)
-		return DCC_RXTS_FUTURE;
-	*host_ns = d;
-	return DCC_RXTS_OK;
-}
 
 /*
  * May @host_ns be removed from this ACK's sample?  @has_rtt: the ACK has
@@ -75,68 +54,66 @@ static inline enum dcc_rxts_verdict dcc_rxts_accept(u64 host_ns, bool has_rtt,
 }
 
 /*
- * The per-CPU record the probe leaves for cong_control: one 64-bit word,
- * written and read whole, so a reader never pairs one ACK's delay with
- * another's sequence number.
+ * The per-CPU record the probe leaves for cong_control.  The probe only
+ * copies what the ACK carries; every clock read and every rule above runs
+ * later, in cong_control (sample.c), where the stack's clock has just
+ * been read (tcp_clock_cache) and the RTT is known.  The record is four
+ * 64-bit words, each written and read whole:
  *
- *	bits 63..32  ack_seq of the ACK
- *	bits 31..30  source: DCC_RXTS_REC_NONE/SW/HW/REFUSED
- *	bits 29..24  tag (6 bits of a hash of the socket, other than the
- *		     bits that chose the slot)
- *	bit  23      scale: 0 = delay in ns, 1 = delay in 128 ns units
- *	bits 22..0   delay: < 2^23 ns (8.4 ms) exact; above, in 128 ns
- *		     units up to 2^30 ns (1.07 s), saturating there -- more
- *		     than rx_host_max_us's 1 s maximum, so a saturated delay
- *		     is always refused by the bound
+ *	key	bits 63..32 the ACK's ack_seq; bits 29..24 the tag (6 bits
+ *		of a hash of the socket, other than the bits that chose
+ *		the slot); the rest 0
+ *	sw, hw, tx
+ *		bits 63..48 the low 16 bits of ack_seq; bits 47..0 the low
+ *		48 bits of a time in ns (2^48 ns = 78 hours): the software
+ *		stamp (CLOCK_REALTIME), the hardware stamp (the NIC's
+ *		clock), the newest send time of the data the ACK covers
+ *		(the stack's clock); 0 = none
+ *
+ * A reader on the same CPU may be interrupted by a probe of another socket
+ * that hashes to the same slot, and a probe may be interrupted between two
+ * of its own stores: so every word carries ack_seq bits of its own, and a
+ * word whose bits do not match the reader's ACK is not used
+ * (dcc_rxts_age()).  A record of another ACK passes all four checks
+ * only if its socket's tag and its ack_seq both match (1 in 2^38 for an
+ * unrelated one).
  */
-enum dcc_rxts_rec_src {
-	DCC_RXTS_REC_NONE = 0,		/* ACK had no stamp */
-	DCC_RXTS_REC_SW = 1,		/* software stamp, delay valid */
-	DCC_RXTS_REC_HW = 2,		/* hardware stamp, delay valid */
-	DCC_RXTS_REC_REFUSED = 3,	/* a stamp, refused by the probe */
-};
-
 #define DCC_RXTS_TAG_BITS	6
-#define DCC_RXTS_DELAY_BITS	23
-#define DCC_RXTS_SCALE_SHIFT	7	/* 128 ns units */
-#define DCC_RXTS_DELAY_MAX	((1ULL << DCC_RXTS_DELAY_BITS) - 1)
-/* the largest delay a record holds: (2^23 - 1) * 128 ns */
-#define DCC_RXTS_REC_MAX_NS	(DCC_RXTS_DELAY_MAX << DCC_RXTS_SCALE_SHIFT)
+#define DCC_RXTS_T_BITS		48
+#define DCC_RXTS_T_MASK		((1ULL << DCC_RXTS_T_BITS) - 1)
+#define DCC_RXTS_NO_AGE		U64_MAX
 
-struct dcc_rxts_rec {
-	u32 ack_seq;
-	u32 src;	/* enum dcc_rxts_rec_src */
-	u32 tag;
-	u64 host_ns;	/* rounded down to 128 ns above 2^23 ns */
-};
-
-static inline u64 dcc_rxts_pack(u32 ack_seq, u32 src, u32 tag, u64 host_ns)
+static inline u64 dcc_rxts_key(u32 ack_seq, u32 tag)
 {
-	u64 d = host_ns, scale = 0;
-
-	if (d > DCC_RXTS_DELAY_MAX) {
-		scale = 1;
-		d >>= DCC_RXTS_SCALE_SHIFT;
-		if (d > DCC_RXTS_DELAY_MAX)
-			d = DCC_RXTS_DELAY_MAX;
-	}
-	return ((u64)ack_seq << 32) | ((u64)(src & 3) << 30) |
-	       ((u64)(tag & ((1U << DCC_RXTS_TAG_BITS) - 1)) << 24) |
-	       (scale << DCC_RXTS_DELAY_BITS) | d;
+	return ((u64)ack_seq << 32) |
+	       ((u64)(tag & ((1U << DCC_RXTS_TAG_BITS) - 1)) << 24);
 }
 
-static inline struct dcc_rxts_rec dcc_rxts_unpack(u64 v)
+/* A time word for @ack_seq: @t_ns's low 48 bits; 0 (none) if @t_ns is 0. */
+static inline u64 dcc_rxts_word(u32 ack_seq, u64 t_ns)
 {
-	u64 d = v & DCC_RXTS_DELAY_MAX;
+	if (!t_ns)
+		return 0;
+	return ((u64)(u16)ack_seq << DCC_RXTS_T_BITS) | (t_ns & DCC_RXTS_T_MASK);
+}
 
-	if (v & (1ULL << DCC_RXTS_DELAY_BITS))
-		d <<= DCC_RXTS_SCALE_SHIFT;
-	return (struct dcc_rxts_rec){
-		.ack_seq = (u32)(v >> 32),
-		.src = (u32)(v >> 30) & 3,
-		.tag = (u32)(v >> 24) & ((1U << DCC_RXTS_TAG_BITS) - 1),
-		.host_ns = d,
-	};
+/*
+ * How long before @now_ns the time in word @w was, on the clock @now_ns
+ * is read on, modulo 2^48 ns: exact for any age up to 78 hours, and a time
+ * up to 78 hours in the future reads as an age above 2^47 ns (39 hours),
+ * which every bound refuses.  DCC_RXTS_NO_AGE if the word is empty or
+ * belongs to another ACK.  One subtraction and a mask: no reconstruction
+ * of the full time is needed, because only ages are ever used.  A stamp
+ * further off (a NIC clock on another timescale, a cookie) reads as some
+ * age below 2^48 ns, which the rules refuse unless it is within
+ * rx_host_max_us: for an arbitrary value, 1 s in 2^48 ns, about 1 in
+ * 280000.
+ */
+static inline u64 dcc_rxts_age(u64 w, u32 ack_seq, u64 now_ns)
+{
+	if (!w || (u16)(w >> DCC_RXTS_T_BITS) != (u16)ack_seq)
+		return DCC_RXTS_NO_AGE;
+	return (now_ns - w) & DCC_RXTS_T_MASK;
 }
 
 #endif /* _DCC_RXTS_H */

@@ -5,12 +5,12 @@
  * It holds what more than one algorithm needs, so nothing is copied
  * between algorithm modules: the batched least-squares gradient estimator
  * (bls.c), sliding-window medians (median.c), fixed-point helpers (fixp.c),
- * the shared tables' slot logic (shtbl.c), and, in this file, the kernel
- * glue: turning a rate_sample into a clean per-ACK sample, the base RTT
- * (own or shared per destination), the line-rate estimate, idle
- * detection, applying a rate and a cwnd cap, validated module parameters
- * and counters, and the parameter snapshots
- * sockets take at init.  The API is documented in include/dcc/dcc.h.
+ * the shared tables' slot logic (shtbl.c), the per-ACK sample (sample.c)
+ * with the RX timestamps (rx_probe.c), and, in this file, the rest of the
+ * kernel glue: the base RTT (own or shared per destination), the line-rate
+ * estimate, idle detection, applying a rate and a cwnd cap, validated
+ * module parameters and counters, and the parameter snapshots sockets take
+ * at init.  The API is documented in include/dcc/dcc.h.
  *
  * Nothing here sleeps or allocates, and every function may run in
  * softirq, except the snapshot writers (dcc_snaps_init/exit,
@@ -26,71 +26,6 @@
 #include "dcc/dcc.h"
 #include "dcc/shtbl.h"
 #include "rx_probe.h"
-
-bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
-		    struct dcc_sample *s, u32 policy)
-{
-	const struct tcp_sock *tp = tcp_sk(sk);
-	u32 mss = max_t(u32, tp->mss_cache, 1);
-
-	*s = (struct dcc_sample){
-		/*
-		 * The RX time source: the stack's clock when TCP processed
-		 * the ACK (tcp_clock_cache, ns; tcp_mstamp is it in us).
-		 */
-		.rx_ns = tp->tcp_clock_cache,
-		.rx_src = DCC_RX_STACK,
-		.acked = rs->acked_sacked,
-		.acked_bytes = rs->acked_sacked * mss,
-		.mss = mss,
-		.ce = max_t(s32, rs->delivered_ce, 0),
-		.losses = max_t(int, rs->losses, 0),
-		.app_limited = rs->is_app_limited,
-		.delayed = rs->is_ack_delayed,
-		/*
-		 * tp->delivered is 1 once the handshake is done (the SYN or
-		 * SYN-ACK counts) and grows with the first data ACK, so a
-		 * packet that left with tx.delivered <= 1 was sent before
-		 * any data was acknowledged.
-		 */
-		.first_window = rs->prior_delivered <= 1,
-	};
-	if (rs->rtt_us < 0)
-		s->why |= DCC_SAMPLE_NO_RTT;
-	if (rs->is_retrans)
-		s->why |= DCC_SAMPLE_RETRANS;
-	if (rs->is_ack_delayed && !(policy & DCC_SAMPLE_KEEP_DELAYED))
-		s->why |= DCC_SAMPLE_DELAYED;
-	if (!rs->acked_sacked)
-		s->why |= DCC_SAMPLE_NO_ACKED;
-	if (s->why) {
-		/* rx_ns still moves to the RX stamp (rx_probe.c) */
-		dcc_rx_correct(sk, rs, s, false);
-		return false;
-	}
-
-	/*
-	 * rs->rtt_us is tcp_mstamp minus the send stamp (in us) of the newest
-	 * skb this ACK (S)ACKed.  1 s bounds anything a datacenter path
-	 * produces; a larger value is a stall and is clamped rather than let
-	 * through unbounded.
-	 */
-	s->rtt_ns = (u32)min_t(long, rs->rtt_us, USEC_PER_SEC) * NSEC_PER_USEC;
-	s->tx_ns = s->rx_ns - s->rtt_ns;
-	/*
-	 * rs->delivered = tp->delivered now minus when the sampled skb was
-	 * sent: what the network delivered while it was in flight.
-	 */
-	s->infl_pkts = rs->delivered > 0 ? rs->delivered : rs->prior_in_flight;
-	/*
-	 * The receive time and RTT exclude the receiving host's own delay
-	 * when the ACK carries an acceptable RX stamp, and the send time is
-	 * the skb's nanosecond stamp when the probe found it (rx_probe.c).
-	 */
-	dcc_rx_correct(sk, rs, s, true);
-	return true;
-}
-EXPORT_SYMBOL_GPL(dcc_sample_get);
 
 u32 dcc_base_rtt_us(const struct sock *sk, u32 param_us)
 {
@@ -425,7 +360,7 @@ u32 dcc_loss_ssthresh(struct sock *sk)
 }
 EXPORT_SYMBOL_GPL(dcc_loss_ssthresh);
 
-void dcc_loss_ack(struct sock *sk, const struct rate_sample *rs)
+void __dcc_loss_ack(struct sock *sk, const struct rate_sample *rs)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 bound = tp->snd_ssthresh;
@@ -449,7 +384,7 @@ void dcc_loss_ack(struct sock *sk, const struct rate_sample *rs)
 	tp->snd_ssthresh = min_t(u32, bound + max_t(u32, bound >> 3, 1),
 				 DCC_MAX_CWND);
 }
-EXPORT_SYMBOL_GPL(dcc_loss_ack);
+EXPORT_SYMBOL_GPL(__dcc_loss_ack);
 
 /* ---- validated module parameters -------------------------------------- */
 

@@ -38,27 +38,35 @@
  * attached, every sample keeps the stack clock, said once in the log and
  * counted in rx_no_record.
  *
- * How the probe hands the delay to cong_control.  There is no room in
+ * How the probe hands the stamp to cong_control.  There is no room in
  * the socket (icsk_ca_priv is full in every dcc module), but the probe
  * and cong_control (tcp_ack -> tcp_cong_control) run in the same
  * tcp_rcv_established() call, under the socket lock, normally on one CPU
- * with nothing in between.  So the probe leaves one 64-bit record in a
- * per-CPU array of 64 slots, indexed by a hash of the socket pointer:
- * the ACK's ack_seq, 6 more bits of the socket hash (tag), the source and
- * the delay (include/dcc/rxts.h has the layout).  dcc_sample_get() reads
- * its CPU's slot and believes it only if the tag matches and ack_seq ==
+ * with nothing in between.  So the probe leaves a record in a per-CPU
+ * array of 64 slots, indexed by a hash of the socket pointer: the ACK's
+ * ack_seq with 6 more bits of the socket hash (tag), the software and
+ * hardware stamps as the skb carries them, and the send time of the data
+ * acknowledged (include/dcc/rxts.h has the layout).  It copies and
+ * nothing else: no clock is read in the probe.  dcc_sample_get() reads its
+ * CPU's slot and believes it only if the tag matches and ack_seq ==
  * tp->snd_una (after tcp_ack(), snd_una is the ack_seq of every ACK that
- * reaches cong_control).  The word is written and read whole
- * (atomic64_set/read), so a record is never torn; anything that gets in
- * between -- a softirq on this CPU stamping a socket of the same slot
- * while the backlog is processed, a migration of a preemptible backlog
- * run to another CPU -- leaves a record that does not match, and the
- * sample falls back to the stack clock (rx_no_record).  The record is
- * not cleared after use: the next ACK of the socket overwrites it first.
+ * reaches cong_control), and each word again by its own ack_seq bits.
+ * There it converts the stack's clock reading for this ACK
+ * (tcp_clock_cache, CLOCK_MONOTONIC, read by tcp_mstamp_refresh() right
+ * after the probe) to the stamp's timescale (ktime_mono_to_any(): an
+ * offset read, not a clock read): host delay = that - stamp.  Each word
+ * is written and read whole (atomic64_set/read), so none is torn;
+ * anything that gets in between -- a softirq on this CPU stamping a
+ * socket of the same slot while the backlog is processed, a migration of
+ * a preemptible backlog run to another CPU -- leaves words that do not
+ * match, and the sample falls back to the stack clock (rx_no_record).
+ * The record is not cleared after use: the next ACK of the socket
+ * overwrites it first.
  *
  * Only dcc sockets pay: the probe returns after two tests (ACK flag;
  * icsk_ca_ops in the short list of dcc_register_ca()) for anything else.
- * For a dcc ACK it reads one or two clocks and writes one word.
+ * For a dcc ACK it walks the acknowledged skbs for their send time and
+ * writes four words.
  *
  * Clocks.  The software stamp (skb->tstamp) is CLOCK_REALTIME and set on
  * receive only while someone holds net_enable_timestamp(), which
@@ -113,13 +121,6 @@
 
 /* ---- parameters ------------------------------------------------------- */
 
-enum dcc_rx_mode {
-	DCC_RX_MODE_OFF,
-	DCC_RX_MODE_SW,
-	DCC_RX_MODE_HW,
-	DCC_RX_MODE_AUTO,
-};
-
 static const char * const dcc_rx_mode_names[] = {
 	[DCC_RX_MODE_OFF] = "off",
 	[DCC_RX_MODE_SW] = "sw",
@@ -131,9 +132,9 @@ static const char * const dcc_rx_clock_names[] = { "tai", "real" };
 
 static DEFINE_MUTEX(dcc_rx_mutex);
 static int dcc_rx_mode = DCC_RX_MODE_AUTO;	/* what the operator set */
-static int dcc_rx_active;	/* the mode in force (OFF before init) */
-static int dcc_rx_hw_real;	/* rx_hw_clock: 0 tai, 1 real */
-static u32 dcc_rx_host_max_us = 1000;
+int dcc_rx_active;		/* the mode in force (OFF before init) */
+int dcc_rx_hw_real;		/* rx_hw_clock: 0 tai, 1 real */
+u32 dcc_rx_host_max_us = 1000;
 static bool dcc_rx_ready;	/* init ran: mode changes act at once */
 static struct tracepoint *dcc_rx_tp;
 static bool dcc_rx_ever_attached;	/* tracepoint: synchronise at exit */
@@ -264,20 +265,7 @@ EXPORT_SYMBOL_GPL(dcc_unregister_ca);
 
 /* ---- counters ----------------------------------------------------------- */
 
-enum {
-	DCC_RXC_HW,
-	DCC_RXC_SW,
-	DCC_RXC_STACK,
-	DCC_RXC_REJECTS,
-	DCC_RXC_NO_RECORD,
-	DCC_RXC_TX_NS,
-	DCC_RXC_N,
-};
-
-struct dcc_rx_counts {
-	u64 c[DCC_RXC_N];
-};
-static DEFINE_PER_CPU(struct dcc_rx_counts, dcc_rx_counts);
+DEFINE_PER_CPU(struct dcc_rx_counts, dcc_rx_counts);
 
 static int dcc_rx_count_get(char *buf, const struct kernel_param *kp)
 {
@@ -310,81 +298,9 @@ dcc_rx_counter(rx_tx_ns, DCC_RXC_TX_NS,
 
 /* ---- the per-CPU records ------------------------------------------------ */
 
-#define DCC_RX_SLOT_BITS 6
-#define DCC_RX_SLOT_MASK ((1U << DCC_RX_SLOT_BITS) - 1)
-
-struct dcc_rx_slot {
-	atomic64_t w;		/* the record (rxts.h) */
-	atomic64_t tx;		/* its send time */
-};				/* one cache line holds both */
-
-struct dcc_rx_slots {
-	struct dcc_rx_slot s[1 << DCC_RX_SLOT_BITS];
-};				/* 1 KB per CPU */
-
-/*
- * The send-time word beside each record: bits 63..48 the low 16 bits of
- * the ACK's ack_seq, bits 47..0 the low 48 bits of the newest send time
- * (ns, 78 hours) of the data it acknowledges; 0 = none.  Read after the
- * record; the ack_seq bits and the microsecond check in dcc_rx_exact_tx()
- * refuse a word that does not belong to it.
- */
-#define DCC_RX_TX_BITS	48
-#define DCC_RX_TX_MASK	((1ULL << DCC_RX_TX_BITS) - 1)
-/* skbs the probe walks at most per ACK (64 KB TSO skbs: 4 MB acked) */
-#define DCC_RX_WALK_MAX	64
-static DEFINE_PER_CPU_ALIGNED(struct dcc_rx_slots, dcc_rx_slots);
-
-/* low DCC_RX_SLOT_BITS: the slot; the DCC_RXTS_TAG_BITS above: the tag */
-static u32 dcc_rx_hash(const struct sock *sk)
-{
-	return hash_ptr((void *)sk, DCC_RX_SLOT_BITS + DCC_RXTS_TAG_BITS);
-}
-
-/*
- * Slots are this CPU's (raw_cpu_ptr): a backlog run may be preempted and
- * migrate; the other CPU's slot then fails the match.
- */
+DEFINE_PER_CPU_ALIGNED(struct dcc_rx_slots, dcc_rx_slots);
 
 /* ---- the probe ------------------------------------------------------------ */
-
-/* The host delay of a stamp on a clock reading @now, if within the bound. */
-static bool dcc_rx_delay(u64 now, u64 stamp, u64 max_ns, u64 *host_ns)
-{
-	return dcc_rxts_host_delay(now, stamp, host_ns) == DCC_RXTS_OK &&
-	       dcc_rxts_accept(*host_ns, false, 0, max_ns) == DCC_RXTS_OK;
-}
-
-/*
- * The ACK's host delay and where it came from (enum dcc_rxts_rec_src).
- * The RTT rule is applied later, by dcc_rx_correct(), which knows the RTT.
- */
-static u32 dcc_rx_stamp(struct sk_buff *skb, int mode, u64 *host_ns)
-{
-	u64 max_ns = (u64)READ_ONCE(dcc_rx_host_max_us) * NSEC_PER_USEC;
-	bool refused = false;
-	u64 stamp;
-
-	if (mode != DCC_RX_MODE_SW) {
-		stamp = ktime_to_ns(skb_hwtstamps(skb)->hwtstamp);
-		if (stamp) {
-			u64 now = READ_ONCE(dcc_rx_hw_real) ?
-				  ktime_get_real_ns() : ktime_get_clocktai_ns();
-
-			if (dcc_rx_delay(now, stamp, max_ns, host_ns))
-				return DCC_RXTS_REC_HW;
-			refused = true;
-		}
-	}
-	if (mode != DCC_RX_MODE_HW && skb->tstamp && dcc_skb_tstamp_is_real(skb)) {
-		stamp = ktime_to_ns(skb->tstamp);
-		if (dcc_rx_delay(ktime_get_real_ns(), stamp, max_ns, host_ns))
-			return DCC_RXTS_REC_SW;
-		refused = true;
-	}
-	*host_ns = 0;
-	return refused ? DCC_RXTS_REC_REFUSED : DCC_RXTS_REC_NONE;
-}
 
 /*
  * The nanosecond send time of the data this ACK acknowledges (0: none):
@@ -392,38 +308,52 @@ static u32 dcc_rx_stamp(struct sk_buff *skb, int mode, u64 *host_ns)
  * stamp in us of the last skb, in sequence order, that the ACK covers,
  * partly covered TSO skbs included), which quantises a 10 us RTT by up to
  * 10%.  Before tcp_ack() runs, the retransmission queue still holds those
- * skbs with their skb_mstamp_ns: walk it from the head over every skb
- * that starts below ack_seq, and keep the last one's time.  A SACKed or
- * retransmitted one may be what the stack timed instead: the microsecond
- * check on the reader's side then refuses it.
+ * skbs with their skb_mstamp_ns: the one the stack times is the last that
+ * starts below ack_seq, found by one descent of the queue's rbtree (keyed
+ * by sequence), without a call, in about as many steps as the tree is
+ * deep (2 log2 of the skbs in flight at most).  A SACKed or retransmitted
+ * one may be what the stack timed instead: the microsecond check on the
+ * reader's side then refuses it.
  */
 static u64 dcc_rx_newest_tx(const struct sock *sk, u32 ack_seq)
 {
-	struct sk_buff *skb = tcp_rtx_queue_head(sk);
-	u64 tx = 0;
-	int n = 0;
+	const struct rb_node *n = sk->tcp_rtx_queue.rb_node;
+	const struct sk_buff *last = NULL;
 
-	while (skb && before(TCP_SKB_CB(skb)->seq, ack_seq) &&
-	       n++ < DCC_RX_WALK_MAX) {
-		tx = skb->skb_mstamp_ns;
-		skb = skb_rb_next(skb);
+	while (n) {
+		const struct sk_buff *skb = rb_to_skb(n);
+
+		if (before(TCP_SKB_CB(skb)->seq, ack_seq)) {
+			last = skb;
+			n = n->rb_right;
+		} else {
+			n = n->rb_left;
+		}
 	}
-	return tx;
+	return last ? last->skb_mstamp_ns : 0;
 }
 
-/* Leave this dcc ACK's record (and send time) for dcc_rx_correct(). */
+/*
+ * Leave this dcc ACK's record for dcc_rx_correct(): copies only, no clock
+ * read and no rule (both run in cong_control, which has the stack's clock
+ * and the RTT).  The key word goes last, but a reader does not rely on the
+ * order: each word carries its own ack_seq bits (rxts.h).
+ */
 static noinline void dcc_rx_record(struct sock *sk, struct sk_buff *skb, int mode)
 {
 	u32 ack_seq = TCP_SKB_CB(skb)->ack_seq;
-	u64 host_ns, tx = dcc_rx_newest_tx(sk, ack_seq);
-	u32 src = dcc_rx_stamp(skb, mode, &host_ns);
 	u32 h = dcc_rx_hash(sk);
-	struct dcc_rx_slot *slot = &raw_cpu_ptr(&dcc_rx_slots)->s[h & DCC_RX_SLOT_MASK];
+	struct dcc_rx_slot *slot = dcc_rx_slot_of(h);
+	u64 sw = 0, hw = 0;
 
-	atomic64_set(&slot->tx, tx ? ((u64)(ack_seq & 0xffff) << DCC_RX_TX_BITS) |
-				(tx & DCC_RX_TX_MASK) : 0);
-	atomic64_set(&slot->w,
-		     dcc_rxts_pack(ack_seq, src, h >> DCC_RX_SLOT_BITS, host_ns));
+	if (mode != DCC_RX_MODE_SW)
+		hw = ktime_to_ns(skb_hwtstamps(skb)->hwtstamp);
+	if (mode != DCC_RX_MODE_HW && dcc_skb_tstamp_is_real(skb))
+		sw = ktime_to_ns(skb->tstamp);
+	atomic64_set(&slot->tx, dcc_rxts_word(ack_seq, dcc_rx_newest_tx(sk, ack_seq)));
+	atomic64_set(&slot->sw, dcc_rxts_word(ack_seq, sw));
+	atomic64_set(&slot->hw, dcc_rxts_word(ack_seq, hw));
+	atomic64_set(&slot->key, dcc_rxts_key(ack_seq, h >> DCC_RX_SLOT_BITS));
 }
 
 /*
@@ -479,100 +409,6 @@ static void dcc_rx_kprobe_detach(void)
 static int dcc_rx_kprobe_attach(void) { return -EOPNOTSUPP; }
 static void dcc_rx_kprobe_detach(void) { }
 #endif
-
-/* ---- the sample side ------------------------------------------------------ */
-
-/*
- * A corrected RTT below the socket's minimum becomes the minimum, so
- * tcp_min_rtt(), ss -ti's minrtt, dcc_base_rtt_us() and the shared
- * per-destination table follow corrected samples.  A new minimum resets
- * the windowed filter in minmax_running_min() too (not exported), so
- * minmax_reset() is what the stack itself would do with this value.  The
- * stack keeps feeding its own (uncorrected, larger) samples, which never
- * lower the minimum below ours.  cong_control owns the socket: the cast
- * drops the const of dcc_sample_get()'s interface only.
- */
-static void dcc_rx_lower_min_rtt(const struct sock *sk, u32 rtt_ns)
-{
-	struct tcp_sock *tp = tcp_sk((struct sock *)sk);
-	u32 rtt_us = max_t(u32, rtt_ns / NSEC_PER_USEC, 1);
-
-	if (rtt_us < tcp_min_rtt(tp))
-		minmax_reset(&tp->rtt_min, tcp_jiffies32, rtt_us);
-}
-
-static void dcc_rx_count(int i)
-{
-	this_cpu_inc(dcc_rx_counts.c[i]);
-}
-
-/*
- * The probe's nanosecond send time @w, if it is the one the stack timed
- * (its microseconds equal tcp_mstamp - rs->rtt_us): then the RTT is
- * tcp_clock_cache - tx in ns, instead of rtt_us * 1000.
- */
-static void dcc_rx_exact_tx(const struct sock *sk, const struct rate_sample *rs,
-			    struct dcc_sample *s, u64 w)
-{
-	const struct tcp_sock *tp = tcp_sk(sk);
-	u64 now = tp->tcp_clock_cache, tx;
-	/* the stack's send time in us, as ns: tx must lie in [us0, us0 + 1000) */
-	u64 us0 = (tp->tcp_mstamp - (u64)rs->rtt_us) * NSEC_PER_USEC;
-
-	if (!w || (u32)(w >> DCC_RX_TX_BITS) != (tp->snd_una & 0xffff))
-		return;
-	tx = (now & ~DCC_RX_TX_MASK) | (w & DCC_RX_TX_MASK);
-	if (tx > now)
-		tx -= DCC_RX_TX_MASK + 1;
-	if (tx < us0 || tx - us0 >= NSEC_PER_USEC)
-		return;
-	s->rtt_ns = (u32)min_t(u64, now - tx, DCC_SAMPLE_RTT_MAX_NS);
-	s->tx_ns = s->rx_ns - s->rtt_ns;
-	dcc_rx_count(DCC_RXC_TX_NS);
-}
-
-void dcc_rx_correct(const struct sock *sk, const struct rate_sample *rs,
-		    struct dcc_sample *s, bool has_rtt)
-{
-	int mode = READ_ONCE(dcc_rx_active);
-	u64 max_ns = (u64)READ_ONCE(dcc_rx_host_max_us) * NSEC_PER_USEC;
-	struct dcc_rx_slot *slot;
-	struct dcc_rxts_rec r;
-	u32 h;
-
-	if (mode == DCC_RX_MODE_OFF)
-		return;
-	h = dcc_rx_hash(sk);
-	slot = &raw_cpu_ptr(&dcc_rx_slots)->s[h & DCC_RX_SLOT_MASK];
-	r = dcc_rxts_unpack(atomic64_read(&slot->w));
-	if (r.tag != h >> DCC_RX_SLOT_BITS || r.ack_seq != tcp_sk(sk)->snd_una) {
-		dcc_rx_count(DCC_RXC_NO_RECORD);
-		goto stack;
-	}
-	if (has_rtt)
-		dcc_rx_exact_tx(sk, rs, s, atomic64_read(&slot->tx));
-	if (r.src == DCC_RXTS_REC_NONE)
-		goto stack;
-	if (r.src == DCC_RXTS_REC_REFUSED ||
-	    dcc_rxts_accept(r.host_ns, has_rtt, s->rtt_ns, max_ns) != DCC_RXTS_OK) {
-		dcc_rx_count(DCC_RXC_REJECTS);
-		goto stack;
-	}
-
-	/* host_ns <= max_ns <= 1 s: fits the sample's u32 */
-	s->host_ns = (u32)r.host_ns;
-	s->rx_src = r.src == DCC_RXTS_REC_HW ? DCC_RX_HW : DCC_RX_SW;
-	s->rx_ns -= r.host_ns;
-	if (has_rtt) {
-		/* host_ns < rtt_ns: the RTT stays positive; tx_ns is unchanged */
-		s->rtt_ns -= (u32)r.host_ns;
-		dcc_rx_lower_min_rtt(sk, s->rtt_ns);
-	}
-	dcc_rx_count(s->rx_src == DCC_RX_HW ? DCC_RXC_HW : DCC_RXC_SW);
-	return;
-stack:
-	dcc_rx_count(DCC_RXC_STACK);
-}
 
 /* ---- switching modes ------------------------------------------------------ */
 
@@ -759,9 +595,6 @@ MODULE_PARM_DESC(rx_hw_clock, "timescale of NIC RX stamps: tai (PTP) or real");
 
 int dcc_rx_init(void)
 {
-	/* the record's delay field must hold more than the largest bound */
-	BUILD_BUG_ON(DCC_RXTS_REC_MAX_NS <= 1000000ULL * NSEC_PER_USEC);
-
 	for_each_kernel_tracepoint(dcc_rx_find_tp, &dcc_rx_tp);
 	if (!dcc_rx_tp)
 		pr_info("dcc_lib: tracepoint tcp:tcp_probe not found%s\n",

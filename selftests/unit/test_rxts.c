@@ -1,70 +1,94 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the RX timestamp acceptance rule and record encoding
- * (include/dcc/rxts.h): zero and future stamps,
- * counter wraps at 2^32 and 2^64, host delay against the RTT and the
- * bound at and around their exact boundaries, and the record's pack /
- * unpack round trip over its two delay scales.
+ * (include/dcc/rxts.h): a word's age modulo 2^48 (stamps just old, in
+ * the future, across a 2^48 boundary of the low bits, across 2^64, far
+ * off), the ack_seq check of every word, the key's layout, and the host
+ * delay against the RTT and the bound at and around their exact
+ * boundaries.
  */
 #include "dcc/rxts.h"
 #include "tap.h"
 
 #define MS 1000000ULL	/* ns */
+#define S (1000 * MS)
 
-static void test_host_delay(void)
+/* a REALTIME now in 2026, and the stack clock's 20 s after boot */
+static const u64 real = 1795000000ULL * 1000000000ULL + 123456789;
+static const u64 mono = 20ULL * S;
+static const u64 span = DCC_RXTS_T_MASK + 1;	/* 2^48 ns */
+
+/* is a stamp @t of ACK @seq, read at @now, accepted with a 1 ms bound? */
+static bool accepted(u64 t, u64 now, bool has_rtt, u64 rtt)
 {
-	u64 h = 12345;
+	u64 age = dcc_rxts_age(dcc_rxts_word(7, t), 7, now);
 
-	tap_begin("host delay: zero stamp, future stamp, plain delay");
-	CHECK(dcc_rxts_host_delay(1000, 0, &h) == DCC_RXTS_NONE, "zero stamp");
-	CHECK(h == 0, "zero stamp leaves host 0, got %llu", (unsigned long long)h);
-	CHECK(dcc_rxts_host_delay(1000, 1001, &h) == DCC_RXTS_FUTURE,
-	      "1 ns in the future");
-	CHECK(h == 0, "future stamp leaves host 0");
-	CHECK(dcc_rxts_host_delay(1000, 1000, &h) == DCC_RXTS_OK && h == 0,
-	      "stamp == now: delay 0 accepted, got %llu", (unsigned long long)h);
-	CHECK(dcc_rxts_host_delay(1000, 999, &h) == DCC_RXTS_OK && h == 1,
-	      "1 ns old");
-	CHECK(dcc_rxts_host_delay(1700000000ULL * 1000000000ULL + 5000,
-				  1700000000ULL * 1000000000ULL, &h) ==
-	      DCC_RXTS_OK && h == 5000, "realistic REALTIME stamp, 5 us");
-	/* a kernel pointer misread as a stamp (ndo_get_tstamp cookie) */
-	CHECK(dcc_rxts_host_delay(1700000000ULL * 1000000000ULL,
-				  0xffff888000000000ULL, &h) != DCC_RXTS_OK ||
-	      dcc_rxts_accept(h, false, 0, 1000000000ULL) != DCC_RXTS_OK,
-	      "pointer-valued stamp refused");
+	return age != DCC_RXTS_NO_AGE &&
+	       dcc_rxts_accept(age, has_rtt, rtt, 1 * MS) == DCC_RXTS_OK;
+}
+
+static void test_age(void)
+{
+	u64 w;
+
+	tap_begin("age: plain, future, 2^48 and 2^64 boundaries, far off");
+	w = dcc_rxts_word(0x12345678, real - 5000);
+	CHECK(dcc_rxts_age(w, 0x12345678, real) == 5000, "5 us old stamp: 5000 ns");
+	CHECK(dcc_rxts_age(dcc_rxts_word(1, real), 1, real) == 0, "stamp == now: 0");
+	CHECK(accepted(real, real, false, 0), "delay 0 accepted");
+	CHECK(dcc_rxts_age(dcc_rxts_word(1, real + 1), 1, real) == span - 1,
+	      "1 ns in the future reads 2^48 - 1");
+	CHECK(!accepted(real + 1, real, false, 0), "1 ns in the future refused");
+	CHECK(!accepted(real + 10 * S, real, false, 0), "10 s in the future refused");
+	CHECK(!accepted(real - 10 * S, real, false, 0), "10 s old refused");
+	/* the low 48 bits wrap between stamp and now, both ways */
+	w = dcc_rxts_word(3, span * 5 - 100);
+	CHECK(dcc_rxts_age(w, 3, span * 5 + 100) == 200,
+	      "stamp before a 2^48 boundary of the low bits, now after it");
+	CHECK(!accepted(span * 5 + 100, span * 5 - 100, false, 0),
+	      "stamp after a 2^48 boundary, now before it: the future, refused");
+	/* the clock's 64 bits wrap between stamp and now */
+	CHECK(dcc_rxts_age(dcc_rxts_word(3, U64_MAX), 3, 5) == 6,
+	      "across 2^64: 6 ns");
+	/* the stack's monotonic clock (small values): the send time of 1 ms ago */
+	CHECK(dcc_rxts_age(dcc_rxts_word(9, mono - MS), 9, mono) == MS,
+	      "tx on the stack clock, 1 ms");
+	/* a far-off or garbage stamp is refused */
+	CHECK(!accepted(real - span / 2, real, false, 0), "39 hours old refused");
+	CHECK(!accepted(0xffff888000001234ULL, real, false, 0),
+	      "pointer-valued stamp (ndo_get_tstamp cookie) refused");
+	CHECK(dcc_rxts_age(dcc_rxts_word(9, real + span), 9, real) == 0,
+	      "exactly 2^48 off aliases to now (the documented limit)");
 	tap_end();
 }
 
-static void test_wraps(void)
+static void test_words(void)
 {
-	u64 h;
+	u64 w;
 
-	tap_begin("host delay: 32-bit and 64-bit wraps");
-	/* across 2^32: nothing special happens in 64 bits */
-	CHECK(dcc_rxts_host_delay((1ULL << 32) + 10, (1ULL << 32) - 10, &h) ==
-	      DCC_RXTS_OK && h == 20, "across 2^32: got %llu",
-	      (unsigned long long)h);
-	CHECK(dcc_rxts_host_delay((1ULL << 32) - 10, (1ULL << 32) + 10, &h) ==
-	      DCC_RXTS_FUTURE, "2^32 + 10 is after 2^32 - 10");
-	/* across 2^64: the counter wrapped between stamp and now */
-	CHECK(dcc_rxts_host_delay(5, U64_MAX, &h) == DCC_RXTS_OK && h == 6,
-	      "across 2^64: got %llu", (unsigned long long)h);
-	CHECK(dcc_rxts_host_delay(U64_MAX, 5, &h) == DCC_RXTS_FUTURE,
-	      "stamp 5 seen at U64_MAX is 6 ns past a wrap: the future");
-	/* the signed difference decides: 2^63 - 1 old is past, 2^63 is not */
-	CHECK(dcc_rxts_host_delay(1ULL << 63, 1, &h) == DCC_RXTS_OK &&
-	      h == (1ULL << 63) - 1, "2^63 - 1 old is in the past");
-	CHECK(dcc_rxts_host_delay((1ULL << 63) + 1, 1, &h) == DCC_RXTS_FUTURE,
-	      "a difference of 2^63 reads as the future");
-	CHECK(dcc_rxts_host_delay(10, (1ULL << 63) + 11, &h) == DCC_RXTS_OK &&
-	      h == (1ULL << 63) - 1, "2^63 - 1 old across the wrap");
+	tap_begin("words: key layout, empty words, ack_seq check");
+	CHECK(dcc_rxts_key(0xdeadbeef, 0x2a) == 0xdeadbeef2a000000ULL,
+	      "key layout: %llx",
+	      (unsigned long long)dcc_rxts_key(0xdeadbeef, 0x2a));
+	CHECK(dcc_rxts_key(1, 0xff) == dcc_rxts_key(1, 0x3f), "tag keeps 6 bits");
+	CHECK(dcc_rxts_key(1, 1) != dcc_rxts_key(1, 2) &&
+	      dcc_rxts_key(1, 1) != dcc_rxts_key(2, 1),
+	      "key tells ack_seq and tag apart");
+	CHECK(dcc_rxts_word(7, 0) == 0, "no time: word 0");
+	CHECK(dcc_rxts_age(0, 7, real) == DCC_RXTS_NO_AGE, "word 0: no age");
+	w = dcc_rxts_word(0x12345678, real - 5000);
+	CHECK(dcc_rxts_age(w, 0x12345679, real) == DCC_RXTS_NO_AGE,
+	      "another ack_seq's word is not used");
+	CHECK(dcc_rxts_age(w, 0xabcd5678, real) == 5000,
+	      "only the low 16 bits of ack_seq are in the word");
+	CHECK(dcc_rxts_age(w, 0x12345678, real) == 5000 &&
+	      (w >> DCC_RXTS_T_BITS) == 0x5678, "word layout");
 	tap_end();
 }
 
 static void test_accept_rtt(void)
 {
-	u64 max = 1000 * 1000;	/* 1 ms */
+	u64 max = 1 * MS;
 
 	tap_begin("accept: host delay against the RTT");
 	CHECK(dcc_rxts_accept(0, true, 1, max) == DCC_RXTS_OK, "0 < 1");
@@ -78,15 +102,18 @@ static void test_accept_rtt(void)
 	      "rtt 0: nothing can be removed");
 	CHECK(dcc_rxts_accept(10001, false, 10000, max) == DCC_RXTS_OK,
 	      "no RTT sample: only the bound applies");
+	CHECK(accepted(real - 9999, real, true, 10000) &&
+	      !accepted(real - 10000, real, true, 10000),
+	      "through the word: rtt - 1 accepted, rtt refused");
 	tap_end();
 }
 
 static void test_accept_bound(void)
 {
 	tap_begin("accept: the rx_host_max_us bound, exact edges");
-	CHECK(dcc_rxts_accept(1000, true, 1 * MS * 1000, 1000) == DCC_RXTS_OK,
+	CHECK(dcc_rxts_accept(1000, true, 1 * S, 1000) == DCC_RXTS_OK,
 	      "host == bound accepted");
-	CHECK(dcc_rxts_accept(1001, true, 1 * MS * 1000, 1000) == DCC_RXTS_TOO_OLD,
+	CHECK(dcc_rxts_accept(1001, true, 1 * S, 1000) == DCC_RXTS_TOO_OLD,
 	      "bound + 1 refused");
 	CHECK(dcc_rxts_accept(1001, false, 0, 1000) == DCC_RXTS_TOO_OLD,
 	      "bound + 1 refused without an RTT too");
@@ -95,64 +122,20 @@ static void test_accept_bound(void)
 	      "above bound and RTT: TOO_OLD");
 	/* the parameter's range: 1 us .. 1 s */
 	CHECK(dcc_rxts_accept(1000, false, 0, 1000) == DCC_RXTS_OK, "1 us");
-	CHECK(dcc_rxts_accept(1000 * MS, false, 0, 1000 * MS) == DCC_RXTS_OK,
-	      "1 s");
-	CHECK(dcc_rxts_accept(1000 * MS + 1, false, 0, 1000 * MS) ==
-	      DCC_RXTS_TOO_OLD, "1 s + 1 ns");
-	tap_end();
-}
-
-static void test_record(void)
-{
-	static const u64 delays[] = {
-		0, 1, 999, 1000, 123456, DCC_RXTS_DELAY_MAX,
-		DCC_RXTS_DELAY_MAX + 1, 50 * MS, 999999999, 1000 * MS,
-		DCC_RXTS_REC_MAX_NS,
-	};
-	struct dcc_rxts_rec r;
-	unsigned int i;
-
-	tap_begin("record: pack/unpack round trip, both scales, saturation");
-	for (i = 0; i < sizeof(delays) / sizeof(delays[0]); i++) {
-		u64 d = delays[i];
-		/* exact below 2^23 ns, rounded down to 128 ns above */
-		u64 want = d <= DCC_RXTS_DELAY_MAX ? d : d & ~127ULL;
-
-		r = dcc_rxts_unpack(dcc_rxts_pack(0xdeadbeef, DCC_RXTS_REC_SW,
-						  0x2a, d));
-		CHECK(r.ack_seq == 0xdeadbeef && r.src == DCC_RXTS_REC_SW &&
-		      r.tag == 0x2a && r.host_ns == want,
-		      "delay %llu: got seq %x src %u tag %x host %llu",
-		      (unsigned long long)d, r.ack_seq, r.src, r.tag,
-		      (unsigned long long)r.host_ns);
-	}
-	/* the record holds more than the largest bound (1 s) */
-	CHECK(DCC_RXTS_REC_MAX_NS > 1000 * MS, "max %llu",
-	      (unsigned long long)DCC_RXTS_REC_MAX_NS);
-	/* saturation stays above every bound, so the delay is refused */
-	r = dcc_rxts_unpack(dcc_rxts_pack(1, DCC_RXTS_REC_HW, 0, U64_MAX));
-	CHECK(r.host_ns == DCC_RXTS_REC_MAX_NS, "saturated %llu",
-	      (unsigned long long)r.host_ns);
-	CHECK(dcc_rxts_accept(r.host_ns, false, 0, 1000 * MS) == DCC_RXTS_TOO_OLD,
-	      "saturated delay refused by the largest bound");
-	/* fields do not bleed into each other */
-	r = dcc_rxts_unpack(dcc_rxts_pack(U32_MAX, DCC_RXTS_REC_REFUSED, 0xff, 0));
-	CHECK(r.ack_seq == U32_MAX && r.src == DCC_RXTS_REC_REFUSED &&
-	      r.tag == 0x3f && r.host_ns == 0, "all-ones fields");
-	r = dcc_rxts_unpack(dcc_rxts_pack(0, DCC_RXTS_REC_NONE, 0,
-					  DCC_RXTS_REC_MAX_NS));
-	CHECK(r.ack_seq == 0 && r.src == DCC_RXTS_REC_NONE && r.tag == 0,
-	      "largest delay leaves the other fields 0");
+	CHECK(dcc_rxts_accept(1 * S, false, 0, 1 * S) == DCC_RXTS_OK, "1 s");
+	CHECK(dcc_rxts_accept(1 * S + 1, false, 0, 1 * S) == DCC_RXTS_TOO_OLD,
+	      "1 s + 1 ns");
+	CHECK(accepted(real - MS, real, false, 0) && !accepted(real - MS - 1, real, false, 0),
+	      "through the word: 1 ms accepted, 1 ms + 1 ns refused");
 	tap_end();
 }
 
 int main(void)
 {
 	tap_header();
-	test_host_delay();
-	test_wraps();
+	test_age();
+	test_words();
 	test_accept_rtt();
 	test_accept_bound();
-	test_record();
 	return tap_done();
 }
