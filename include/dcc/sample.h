@@ -106,11 +106,24 @@ struct dcc_sample {
  * cap the window at cwnd_bytes (the glue turns bytes into packets and
  * applies the kernel's own clamps).  flags are the core's own
  * (e.g. "a batch closed: refresh the shared inputs").
+ *
+ * changed: the decision may differ from the last one, and rate_bytes_ps
+ * and cwnd_bytes hold it: the glue applies it.  false: nothing the core
+ * decides has moved since its last decision, which stands (the socket's
+ * sk_pacing_rate and snd_cwnd still hold it), and rate_bytes_ps and
+ * cwnd_bytes are not set.  Most ACKs only feed an estimator (a batch, a
+ * completion window, a median), so most decisions do not change: a core
+ * computes and a glue applies one only when it does, which keeps the
+ * divisions of turning a rate into a window and a window into packets
+ * off the common path.  A core that is asked for its decision at any time
+ * (the loss bound holds the window while the stack recovers, dcc.h) also
+ * has a *_decide() that always fills it.
  */
 struct dcc_decision {
 	u64 rate_bytes_ps;
 	u64 cwnd_bytes;
 	u32 flags;
+	bool changed;
 };
 
 /*

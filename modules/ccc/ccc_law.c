@@ -521,6 +521,7 @@ void ccc_decide(const struct ccc_state *st, const struct ccc_cfg *c,
 	d->rate_bytes_ps = st->rate;
 	d->cwnd_bytes = ccc_cwnd_bytes(c, st->rate);
 	d->flags = 0;
+	d->changed = true;
 }
 
 void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,

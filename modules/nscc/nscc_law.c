@@ -463,6 +463,7 @@ void nscc_decide(const struct nscc_state *st, const struct nscc_cfg *c,
 				       DCC_NSEC_PER_SEC, srtt * 100);
 	d->cwnd_bytes = st->cwnd;
 	d->flags = 0;
+	d->changed = true;
 }
 
 void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,

@@ -444,6 +444,7 @@ void oscar_decide(const struct oscar_core *st, const struct oscar_cfg *c,
 {
 	d->rate_bytes_ps = oscar_rate(c, st->u);
 	d->cwnd_bytes = oscar_cwnd_bytes(c, st->u);
+	d->changed = true;
 }
 
 void oscar_on_ack(struct oscar_core *st, const struct oscar_cfg *c,

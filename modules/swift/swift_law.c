@@ -331,6 +331,7 @@ void swift_decide(struct swift_core *st, const struct swift_cfg *c,
 					     c->pacing_pct);
 	/* <= 2^30 packets (the clamp) * 2^16 B */
 	d->cwnd_bytes = (u64)swift_cwnd_pkts(st->cwnd) * mss;
+	d->changed = true;
 }
 
 u16 swift_median_h(u64 cwnd, u32 spa_q8, u16 cap)

@@ -416,6 +416,7 @@ static inline void __timely_decide(const struct timely_state *st,
 	}
 	d->rate_bytes_ps = st->rate;
 	d->cwnd_bytes = cwnd;
+	d->changed = true;
 }
 
 void timely_decide(const struct timely_state *st, const struct timely_cfg *c,

@@ -124,8 +124,19 @@ static void deliver_sample(struct model *m, int i, const struct dcc_sample *s)
 {
 	struct model_flow *f = &m->f[i];
 
-	/* a stopped flow still hears of the packets it had in flight */
-	f->cc.on_ack(f->cc.cc, s, &f->d);
+	struct dcc_decision d = f->d;
+
+	/*
+	 * A stopped flow still hears of the packets it had in flight.  As the
+	 * kernel glue, the model applies a decision only when the core says
+	 * it changed (sample.h); otherwise the one in force stands.
+	 */
+	d.changed = false;
+	f->cc.on_ack(f->cc.cc, s, &d);
+	if (d.changed)
+		f->d = d;
+	else
+		f->d.flags = d.flags;
 	arm_send(m, i);
 }
 

@@ -13,7 +13,9 @@
  *
  *  - each flow paces at decision.rate_bytes_ps and keeps at most
  *    decision.cwnd_bytes in flight (in whole packets, at least
- *    min_cwnd_pkts, as dcc_lib's glue applies a decision);
+ *    min_cwnd_pkts, as dcc_lib's glue applies a decision); a decision
+ *    takes over only when the core marks it changed, as in the kernel
+ *    glue: otherwise the one in force stands;
  *  - the FIFO serves mss-byte packets at link.rate_bytes_ps; with a byte
  *    limit it drops at the tail, with ecn_k_bytes it CE-marks a packet
  *    that finds more than K bytes queued (a step marker, as DCTCP's);
