@@ -213,7 +213,31 @@ void dcc_apply_bounded(struct sock *sk, u64 rate_bytes_ps, u64 cwnd_bytes);
  * with dcc_apply_bounded().
  */
 u32 dcc_loss_ssthresh(struct sock *sk);
-void dcc_loss_ack(struct sock *sk, const struct rate_sample *rs);
+
+/*
+ * Is the loss bound in force?  A bound is set (snd_ssthresh), or the
+ * stack is in the Loss state (an RTO: the window restarts from one
+ * packet).  Then the window is the bound's business on every ACK, and a
+ * glue whose core's decision did not change (dcc_decision.changed false)
+ * still applies the core's current decision (its *_decide()) through
+ * dcc_apply_bounded().  Otherwise snd_cwnd and sk_pacing_rate still hold
+ * the last decision applied, and an unchanged one needs nothing.
+ */
+static inline bool dcc_loss_bound_active(const struct sock *sk)
+{
+	return unlikely(tcp_sk(sk)->snd_ssthresh != TCP_INFINITE_SSTHRESH ||
+			inet_csk(sk)->icsk_ca_state == TCP_CA_Loss);
+}
+
+/* dcc_loss_ack() while the bound is in force (it does nothing otherwise) */
+void __dcc_loss_ack(struct sock *sk, const struct rate_sample *rs);
+
+/* The loss bound's per-ACK step; inline, so the common case costs a test. */
+static inline void dcc_loss_ack(struct sock *sk, const struct rate_sample *rs)
+{
+	if (dcc_loss_bound_active(sk))
+		__dcc_loss_ack(sk, rs);
+}
 
 /*
  * cwnd cap for a rate: rate * rtt * gain, gain in Q8 (256 = 1.0).  Before
