@@ -2,15 +2,24 @@
 /*
  * Userspace per-ACK cost of an algorithm's math, for `make bench`
  * (tools/bench-callgrind runs bench_main.c + bench_<alg>.c under callgrind
- * and divides the instructions spent inside bench_ack() by the ACK count).
+ * and divides the instructions spent inside bench_ack() by the ACK count;
+ * a second run counts only the ACKs that changed no decision, and the
+ * divisions executed: bench_main.c).
  *
  * To add an algorithm, drop selftests/unit/bench_<alg>.c defining:
  *
- *	void bench_setup(void);		   once, before the first ACK
- *	void bench_ack(uint32_t i);	   ACK number i: exactly the math the
+ *	void bench_setup(void);		   before the first ACK: (re)sets
+ *					   every piece of state, the load's
+ *					   seed included, so that a second
+ *					   run replays the first exactly
+ *	int bench_ack(uint32_t i);	   ACK number i: exactly the math the
  *					   module runs per ACK (estimators,
  *					   control law when it fires), fed by a
- *					   deterministic synthetic sample
+ *					   deterministic synthetic sample;
+ *					   returns non-zero when the core's
+ *					   decision changed (dcc_decision.
+ *					   changed: the glue applies it),
+ *					   0 on the common path
  *	uint64_t bench_result(void);	   something derived from the state,
  *					   printed so the compiler cannot drop
  *					   the work
@@ -29,7 +38,7 @@
 #include <stdint.h>
 
 void bench_setup(void);
-void bench_ack(uint32_t i);
+int bench_ack(uint32_t i);
 uint64_t bench_result(void);
 
 /* deterministic noise for synthetic samples: splitmix64 */

@@ -41,13 +41,15 @@ void bench_setup(void)
 {
 	struct ccc_knobs k = ccc_knobs_default();
 
+	next_round_us = rate_sum = cwnd_sum = 0;
+	seed = 42;
 	k.q_b_us = QB_US;
 	ccc_params_init(&prm, &k);
 	ccc_cfg_resolve(&cfg, &prm, LINE_BPS, BASE_US * 1000, MSS, ~0ULL);
 	ccc_state_init(&st, &cfg, LINE_BPS);
 }
 
-void __attribute__((noinline)) bench_ack(uint32_t i)
+int __attribute__((noinline)) bench_ack(uint32_t i)
 {
 	u64 t = (u64)i * GAP_US;
 	u32 q = bench_queue_us(t);	/* queue ramps 0..8 ms and back */
@@ -66,8 +68,11 @@ void __attribute__((noinline)) bench_ack(uint32_t i)
 	if (round_start)
 		next_round_us = t + rtt_us;
 	ccc_on_ack(&st, &cfg, &s, round_start, &d, NULL);
+	if (!d.changed)
+		return 0;
 	rate_sum += d.rate_bytes_ps;
 	cwnd_sum += d.cwnd_bytes;
+	return 1;
 }
 
 uint64_t bench_result(void)

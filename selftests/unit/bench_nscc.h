@@ -43,13 +43,15 @@ void bench_setup(void)
 {
 	struct nscc_params par = nscc_params_default;
 
+	cwnd_sum = 0;
+	seed = 42;
 	par.nic_mbps = 100;
 	par.target_pct = 40;
 	nscc_resolve(&par, dcc_us_to_ns(BASE_US), MSS, false, BENCH_NSCC_MEDIAN, &cfg);
 	nscc_state_init(&st, &cfg, 0);
 }
 
-void __attribute__((noinline)) bench_ack(uint32_t i)
+int __attribute__((noinline)) bench_ack(uint32_t i)
 {
 	u64 t = (u64)i * GAP_US;
 	u32 q = bench_queue_us(t);	/* queue ramps 0..8 ms and back */
@@ -67,7 +69,10 @@ void __attribute__((noinline)) bench_ack(uint32_t i)
 
 	nscc_on_ack(&st, &cfg, &s, dcc_us_to_ns(BASE_US), st.cwnd / MSS, true, false,
 		    &d, &o);
+	if (!d.changed)
+		return 0;
 	cwnd_sum += d.cwnd_bytes;
+	return 1;
 }
 
 uint64_t bench_result(void)

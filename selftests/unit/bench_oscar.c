@@ -26,6 +26,8 @@ static uint64_t seed = 42;
 
 void bench_setup(void)
 {
+	rate_sum = cwnd_sum = batches = 0;
+	seed = 42;
 	params = (struct oscar_params){
 		.u_ai = OSCAR_PPM_TO_U(1000), .u_hai = OSCAR_PPM_TO_U(10000),
 		.u_min = OSCAR_PPM_TO_U(1000), .eps_ns = 0, .hyst_ns = 0,
@@ -37,7 +39,7 @@ void bench_setup(void)
 	st.u = OSCAR_U_ONE / 2;
 }
 
-void __attribute__((noinline)) bench_ack(uint32_t i)
+int __attribute__((noinline)) bench_ack(uint32_t i)
 {
 	u64 t = (u64)i * GAP_US;
 	u32 q = bench_queue_us(t);	/* queue ramps 0..8 ms and back */
@@ -53,9 +55,12 @@ void __attribute__((noinline)) bench_ack(uint32_t i)
 
 	s.rx_ns = s.tx_ns + s.rtt_ns;
 	oscar_on_ack(&st, &cfg, &s, &d, &b);
+	batches += d.flags & OSCAR_D_BATCH;
+	if (!d.changed)
+		return 0;
 	rate_sum += d.rate_bytes_ps;
 	cwnd_sum += d.cwnd_bytes;
-	batches += d.flags & OSCAR_D_BATCH;
+	return 1;
 }
 
 uint64_t bench_result(void)

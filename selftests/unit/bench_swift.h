@@ -48,6 +48,9 @@ void bench_setup(void)
 		.lswift_k = 5, .h_cap = 128, .pctl = 50, .pacing_pct = 200,
 	};
 
+	rate_sum = cwnd_sum = 0;
+	seed = 42;
+	swift_core_release(&st);	/* a replay's setup: the last run's buffer */
 	swift_cfg_init(&cfg, &p);
 #ifdef BENCH_SWIFT_MEDIAN
 	swift_core_init(&st, &cfg, SWIFT_LAZY | SWIFT_MEDIAN, U32_MAX);
@@ -58,7 +61,7 @@ void bench_setup(void)
 #endif
 }
 
-void __attribute__((noinline)) bench_ack(uint32_t i)
+int __attribute__((noinline)) bench_ack(uint32_t i)
 {
 	u64 t = (u64)i * GAP_US;
 	u32 q = bench_queue_us(t);	/* queue ramps 0..8 ms and back */
@@ -76,8 +79,11 @@ void __attribute__((noinline)) bench_ack(uint32_t i)
 	struct dcc_decision d;
 
 	swift_on_ack(&st, &cfg, &in, &s, &d);
+	if (!d.changed)
+		return 0;
 	rate_sum += d.rate_bytes_ps;
 	cwnd_sum += d.cwnd_bytes;
+	return 1;
 }
 
 uint64_t bench_result(void)

@@ -52,13 +52,15 @@ void bench_setup(void)
 		.loss_md_pct = 50,
 	};
 
+	rate_sum = cwnd_sum = 0;
+	seed = 42;
 	timely_cfg_resolve(&cfg, BENCH_TIMELY_KIND, &p);
 	smp = (struct dcc_sample){ .acked = 1, .acked_bytes = MSS, .mss = MSS };
 	timely_on_init(&st, &cfg, 100000000 / 8, 0, BASE_US * 1000,
 		       10 * MSS, MSS, DCC_RATE_MAX_BPS, &dec);
 }
 
-void __attribute__((noinline)) bench_ack(uint32_t i)
+int __attribute__((noinline)) bench_ack(uint32_t i)
 {
 	u64 t = (u64)i * GAP_US;
 	u32 q = bench_queue_us(t);	/* queue ramps 0..8 ms and back */
@@ -70,9 +72,11 @@ void __attribute__((noinline)) bench_ack(uint32_t i)
 	smp.tx_ns = smp.rx_ns - rtt_ns;
 	timely_on_ack(&st, &cfg, &smp, BASE_US * 1000, BENCH_TIMELY_N,
 		      DCC_RATE_MAX_BPS, &dec, &u);
-	if (dec.flags & TIMELY_D_UPDATE)
-		rate_sum += dec.rate_bytes_ps;
+	if (!dec.changed)
+		return 0;
+	rate_sum += dec.rate_bytes_ps;
 	cwnd_sum += dec.cwnd_bytes;
+	return 1;
 }
 
 uint64_t bench_result(void)
