@@ -2,9 +2,9 @@
 /*
  * dcc_lib: what every dcc congestion-control module shares in the kernel.
  *
- *  - sample extraction: dcc_sample_get() turns what cong_control receives
- *    (rate_sample + tcp_sock) into one clean per-ACK sample, or says why
- *    there is none;
+ *  - sample extraction: dcc_sample_get() (inline, rx_sample.h) turns what
+ *    cong_control receives (rate_sample + tcp_sock, and the ACK's RX
+ *    timestamps) into one clean per-ACK sample, or says why there is none;
  *  - rate application: dcc_pacing_init() requests internal pacing the way
  *    tcp_bbr does (no fq qdisc needed) and dcc_apply() writes the pacing
  *    rate and the cwnd cap derived from it;
@@ -68,16 +68,10 @@ int dcc_register_ca(struct tcp_congestion_ops *ops);
 void dcc_unregister_ca(struct tcp_congestion_ops *ops);
 
 /*
- * Fill @s from this ACK.  Returns true when the sample carries a valid
- * RTT/send time for the estimators; false (with s->why set) otherwise, in
- * which case rx_ns, acked, ce and losses are still filled for bookkeeping.
- * With dcc_lib's rx_timestamps not off, rx_ns (and a valid sample's RTT)
- * exclude the receiving host's delay when the ACK carries an acceptable
- * RX stamp (s->rx_src, s->host_ns), and a corrected RTT below
- * tcp_min_rtt() lowers it.
+ * dcc_sample_get(sk, rs, s, policy) fills the per-ACK sample; it runs on
+ * every ACK, so it is inline: rx_sample.h.
  */
-bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
-		    struct dcc_sample *s, u32 policy);
+#include "rx_sample.h"
 
 /* Base RTT: @param_us if non-zero, else tcp_min_rtt(), else srtt, else 0. */
 u32 dcc_base_rtt_us(const struct sock *sk, u32 param_us);

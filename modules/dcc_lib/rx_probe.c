@@ -132,9 +132,13 @@ static const char * const dcc_rx_clock_names[] = { "tai", "real" };
 
 static DEFINE_MUTEX(dcc_rx_mutex);
 static int dcc_rx_mode = DCC_RX_MODE_AUTO;	/* what the operator set */
+/* the three below are read by every module's dcc_sample_get() (rx_sample.h) */
 int dcc_rx_active;		/* the mode in force (OFF before init) */
+EXPORT_SYMBOL_GPL(dcc_rx_active);
 int dcc_rx_hw_real;		/* rx_hw_clock: 0 tai, 1 real */
+EXPORT_SYMBOL_GPL(dcc_rx_hw_real);
 u32 dcc_rx_host_max_us = 1000;
+EXPORT_SYMBOL_GPL(dcc_rx_host_max_us);
 static bool dcc_rx_ready;	/* init ran: mode changes act at once */
 static struct tracepoint *dcc_rx_tp;
 static bool dcc_rx_ever_attached;	/* tracepoint: synchronise at exit */
@@ -266,6 +270,7 @@ EXPORT_SYMBOL_GPL(dcc_unregister_ca);
 /* ---- counters ----------------------------------------------------------- */
 
 DEFINE_PER_CPU(struct dcc_rx_counts, dcc_rx_counts);
+EXPORT_PER_CPU_SYMBOL_GPL(dcc_rx_counts);
 
 static int dcc_rx_count_get(char *buf, const struct kernel_param *kp)
 {
@@ -299,25 +304,30 @@ dcc_rx_counter(rx_tx_ns, DCC_RXC_TX_NS,
 /* ---- the per-CPU records ------------------------------------------------ */
 
 DEFINE_PER_CPU_ALIGNED(struct dcc_rx_slots, dcc_rx_slots);
+EXPORT_PER_CPU_SYMBOL_GPL(dcc_rx_slots);
+
+/* ---- clock offsets (rx_sample.h: dcc_rx_offset()) ------------------------ */
+
+DEFINE_PER_CPU(struct dcc_rx_offs, dcc_rx_offs);
+EXPORT_PER_CPU_SYMBOL_GPL(dcc_rx_offs);
+
+void dcc_rx_offs_refresh(struct dcc_rx_offs *o, unsigned long jif)
+{
+	WRITE_ONCE(o->real, ktime_to_ns(ktime_mono_to_any(0, TK_OFFS_REAL)));
+	WRITE_ONCE(o->tai, ktime_to_ns(ktime_mono_to_any(0, TK_OFFS_TAI)));
+	WRITE_ONCE(o->jif, jif);
+	WRITE_ONCE(o->ok, true);
+}
+EXPORT_SYMBOL_GPL(dcc_rx_offs_refresh);
 
 /* ---- the probe ------------------------------------------------------------ */
 
-/*
- * The nanosecond send time of the data this ACK acknowledges (0: none):
- * the stack's rs->rtt_us is whole microseconds (tcp_mstamp minus the send
- * stamp in us of the last skb, in sequence order, that the ACK covers,
- * partly covered TSO skbs included), which quantises a 10 us RTT by up to
- * 10%.  Before tcp_ack() runs, the retransmission queue still holds those
- * skbs with their skb_mstamp_ns: the one the stack times is the last that
- * starts below ack_seq, found by one descent of the queue's rbtree (keyed
- * by sequence), without a call, in about as many steps as the tree is
- * deep (2 log2 of the skbs in flight at most).  A SACKed or retransmitted
- * one may be what the stack timed instead: the microsecond check on the
- * reader's side then refuses it.
- */
-static u64 dcc_rx_newest_tx(const struct sock *sk, u32 ack_seq)
+/* skbs the probe steps over from the head before it searches the tree */
+#define DCC_RX_WALK_MAX	4
+
+/* the last skb of the rtx queue's rbtree (keyed by seq) that starts below @ack_seq */
+static const struct sk_buff *dcc_rx_search(const struct rb_node *n, u32 ack_seq)
 {
-	const struct rb_node *n = sk->tcp_rtx_queue.rb_node;
 	const struct sk_buff *last = NULL;
 
 	while (n) {
@@ -330,6 +340,55 @@ static u64 dcc_rx_newest_tx(const struct sock *sk, u32 ack_seq)
 			n = n->rb_left;
 		}
 	}
+	return last;
+}
+
+/*
+ * The nanosecond send time of the data this ACK acknowledges (0: none):
+ * the stack's rs->rtt_us is whole microseconds (tcp_mstamp minus the send
+ * stamp in us of the last skb, in sequence order, that the ACK covers,
+ * partly covered TSO skbs included), which quantises a 10 us RTT by up to
+ * 10%.  Before tcp_ack() runs, the retransmission queue still holds those
+ * skbs with their skb_mstamp_ns: the one the stack times is the last that
+ * starts below ack_seq.  An ACK covers one skb or two (a receiver that
+ * ACKs every segment, a delayed ACK, a partly acked TSO skb), so the walk
+ * starts at the head (the tree's leftmost node) and steps to the next skb
+ * inline, without rb_first()/rb_next() calls; an ACK that covers more
+ * than DCC_RX_WALK_MAX skbs (a cumulative ACK after a recovery) searches
+ * the tree from the root instead, in as many steps as it is deep.  A
+ * SACKed or retransmitted skb may be what the stack timed instead: the
+ * microsecond check on the reader's side then refuses the time.
+ */
+static u64 dcc_rx_newest_tx(const struct sock *sk, u32 ack_seq)
+{
+	const struct rb_node *root = sk->tcp_rtx_queue.rb_node, *n = root, *p;
+	const struct sk_buff *last = NULL;
+	int k;
+
+	if (!n)
+		return 0;
+	while (n->rb_left)
+		n = n->rb_left;
+	for (k = 0; k < DCC_RX_WALK_MAX; k++) {
+		const struct sk_buff *skb = rb_to_skb(n);
+
+		if (!before(TCP_SKB_CB(skb)->seq, ack_seq))
+			return last ? last->skb_mstamp_ns : 0;
+		last = skb;
+		/* in-order successor: the right subtree's leftmost, or up */
+		if (n->rb_right) {
+			n = n->rb_right;
+			while (n->rb_left)
+				n = n->rb_left;
+		} else {
+			while ((p = rb_parent(n)) && n == p->rb_right)
+				n = p;
+			n = p;
+			if (!n)
+				return last->skb_mstamp_ns;
+		}
+	}
+	last = dcc_rx_search(root, ack_seq);
 	return last ? last->skb_mstamp_ns : 0;
 }
 

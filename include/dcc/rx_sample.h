@@ -1,14 +1,19 @@
-// SPDX-License-Identifier: GPL-2.0
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The per-ACK sample every dcc core takes (include/dcc/sample.h), from the
  * stack's rate sample and the RX-timestamp record the probe left for this
  * ACK (rx_probe.c, include/dcc/rxts.h).
  *
- * This runs on every ACK of every dcc socket, so it is one function with
- * everything it needs inlined: no call on the common path (a call and its
- * return thunk cost more than most of what is done here), no division, no
- * clock read.  The stamp's clock is read through the stack's own reading
- * for this ACK: tcp_mstamp_refresh() read CLOCK_MONOTONIC into
+ * Kernel only (include/dcc/dcc.h includes it).  This runs on every ACK of
+ * every dcc socket, so dcc_sample_get() is inline, into each module's
+ * cong_control, with everything it needs: no call on the common path (a
+ * call, its frame and its return thunk cost more than most of what is
+ * done here), no division, no clock read.  dcc_lib owns and exports the
+ * record, the counters, the clock-offset cache and the parameters read
+ * here; nothing outside dcc_lib and this header touches them.
+ *
+ * The stamp's clock is read through the stack's own reading for this
+ * ACK: tcp_mstamp_refresh() read CLOCK_MONOTONIC into
  * tcp_clock_cache right after the probe, and CLOCK_REALTIME (or TAI) is
  * that plus an offset which changes only when the clock is set
  * (settimeofday, an NTP step, a leap second), never while it is slewed.
@@ -19,12 +24,83 @@
  * are refused (rx_rejects); a smaller one shifts those few samples by the
  * step.
  */
+#ifndef _DCC_RX_SAMPLE_H
+#define _DCC_RX_SAMPLE_H
+
+#include <linux/percpu.h>
+#include <linux/hash.h>
 #include <linux/jiffies.h>
-#include <linux/ktime.h>
 #include <linux/win_minmax.h>
 #include <net/tcp.h>
-#include "dcc/dcc.h"
-#include "rx_probe.h"
+#include "dcc/sample.h"
+#include "dcc/rxts.h"
+
+enum dcc_rx_mode {
+	DCC_RX_MODE_OFF,
+	DCC_RX_MODE_SW,
+	DCC_RX_MODE_HW,
+	DCC_RX_MODE_AUTO,
+};
+
+/*
+ * rx_timestamps in force, rx_hw_clock (1: real), rx_host_max_us: written
+ * under dcc_lib's mutex, read here with READ_ONCE.
+ */
+extern int dcc_rx_active;
+extern int dcc_rx_hw_real;
+extern u32 dcc_rx_host_max_us;
+
+/* Samples per source and refusals (the rx_* counters). */
+enum {
+	DCC_RXC_HW,
+	DCC_RXC_SW,
+	DCC_RXC_STACK,
+	DCC_RXC_REJECTS,
+	DCC_RXC_NO_RECORD,
+	DCC_RXC_TX_NS,
+	DCC_RXC_N,
+};
+
+struct dcc_rx_counts {
+	u64 c[DCC_RXC_N];
+};
+DECLARE_PER_CPU(struct dcc_rx_counts, dcc_rx_counts);
+
+static inline void dcc_rx_count(int i)
+{
+	this_cpu_inc(dcc_rx_counts.c[i]);
+}
+
+/* One ACK's record (include/dcc/rxts.h has the words' layout). */
+struct dcc_rx_slot {
+	atomic64_t key;		/* ack_seq and the socket's tag */
+	atomic64_t sw;		/* software stamp, CLOCK_REALTIME */
+	atomic64_t hw;		/* hardware stamp, the NIC's clock */
+	atomic64_t tx;		/* newest send time of the data acked */
+};				/* 32 bytes: half a cache line */
+
+#define DCC_RX_SLOT_BITS 6
+#define DCC_RX_SLOT_MASK ((1U << DCC_RX_SLOT_BITS) - 1)
+
+struct dcc_rx_slots {
+	struct dcc_rx_slot s[1 << DCC_RX_SLOT_BITS];
+};				/* 2 KB per CPU */
+DECLARE_PER_CPU_ALIGNED(struct dcc_rx_slots, dcc_rx_slots);
+
+/* low DCC_RX_SLOT_BITS: the slot; the DCC_RXTS_TAG_BITS above: the tag */
+static inline u32 dcc_rx_hash(const struct sock *sk)
+{
+	return hash_ptr((void *)sk, DCC_RX_SLOT_BITS + DCC_RXTS_TAG_BITS);
+}
+
+/*
+ * Slots are this CPU's (raw_cpu_ptr): a backlog run may be preempted and
+ * migrate; the other CPU's slot then fails the match.
+ */
+static inline struct dcc_rx_slot *dcc_rx_slot_of(u32 h)
+{
+	return &raw_cpu_ptr(&dcc_rx_slots)->s[h & DCC_RX_SLOT_MASK];
+}
 
 /* ---- clock offsets ------------------------------------------------------ */
 
@@ -34,7 +110,10 @@ struct dcc_rx_offs {
 	s64 tai;		/* CLOCK_TAI - CLOCK_MONOTONIC, ns */
 	bool ok;		/* read at least once */
 };
-static DEFINE_PER_CPU(struct dcc_rx_offs, dcc_rx_offs);
+DECLARE_PER_CPU(struct dcc_rx_offs, dcc_rx_offs);
+
+/* Read both offsets into @o (dcc_lib; once per jiffy per CPU). */
+void dcc_rx_offs_refresh(struct dcc_rx_offs *o, unsigned long jif);
 
 /*
  * Offset from the stack's clock to CLOCK_REALTIME (@tai: CLOCK_TAI).  A
@@ -46,12 +125,8 @@ static __always_inline s64 dcc_rx_offset(bool tai)
 	struct dcc_rx_offs *o = raw_cpu_ptr(&dcc_rx_offs);
 	unsigned long j = READ_ONCE(jiffies);
 
-	if (unlikely(!READ_ONCE(o->ok) || READ_ONCE(o->jif) != j)) {
-		WRITE_ONCE(o->real, ktime_to_ns(ktime_mono_to_any(0, TK_OFFS_REAL)));
-		WRITE_ONCE(o->tai, ktime_to_ns(ktime_mono_to_any(0, TK_OFFS_TAI)));
-		WRITE_ONCE(o->jif, j);
-		WRITE_ONCE(o->ok, true);
-	}
+	if (unlikely(!READ_ONCE(o->ok) || READ_ONCE(o->jif) != j))
+		dcc_rx_offs_refresh(o, j);
 	return tai ? READ_ONCE(o->tai) : READ_ONCE(o->real);
 }
 
@@ -183,13 +258,24 @@ static __always_inline void dcc_rx_correct(const struct sock *sk,
 
 /* ---- the sample ------------------------------------------------------------ */
 
-bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
-		    struct dcc_sample *s, u32 policy)
+/*
+ * Fill @s from this ACK.  Returns true when the sample carries a valid
+ * RTT/send time for the estimators; false (with s->why set) otherwise, in
+ * which case rx_ns, acked, ce and losses are still filled for bookkeeping.
+ * With dcc_lib's rx_timestamps not off, rx_ns (and a valid sample's RTT)
+ * exclude the receiving host's delay when the ACK carries an acceptable
+ * RX stamp (s->rx_src, s->host_ns), and a corrected RTT below
+ * tcp_min_rtt() lowers it.
+ */
+static __always_inline bool dcc_sample_get(const struct sock *sk,
+					   const struct rate_sample *rs,
+					   struct dcc_sample *s, u32 policy)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	u32 mss = max_t(u32, tp->mss_cache, 1);
+	u32 acked = rs->acked_sacked, why = 0;
 	int mode = READ_ONCE(dcc_rx_active);
-	u32 why = 0;
+	u32 rtt_ns = 0;
 
 	if (rs->rtt_us < 0)
 		why |= DCC_SAMPLE_NO_RTT;
@@ -197,31 +283,34 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		why |= DCC_SAMPLE_RETRANS;
 	if (rs->is_ack_delayed && !(policy & DCC_SAMPLE_KEEP_DELAYED))
 		why |= DCC_SAMPLE_DELAYED;
-	if (!rs->acked_sacked)
+	if (!acked)
 		why |= DCC_SAMPLE_NO_ACKED;
-	*s = (struct dcc_sample){
-		/*
-		 * The RX time source: the stack's clock when TCP processed
-		 * the ACK (tcp_clock_cache, ns; tcp_mstamp is it in us).
-		 */
-		.rx_ns = tp->tcp_clock_cache,
-		.rx_src = DCC_RX_STACK,
-		.acked = rs->acked_sacked,
-		.acked_bytes = rs->acked_sacked * mss,
-		.mss = mss,
-		.ce = max_t(s32, rs->delivered_ce, 0),
-		.losses = max_t(int, rs->losses, 0),
-		.why = why,
-		.app_limited = rs->is_app_limited,
-		.delayed = rs->is_ack_delayed,
-		/*
-		 * tp->delivered is 1 once the handshake is done (the SYN or
-		 * SYN-ACK counts) and grows with the first data ACK, so a
-		 * packet that left with tx.delivered <= 1 was sent before
-		 * any data was acknowledged.
-		 */
-		.first_window = rs->prior_delivered <= 1,
-	};
+	/*
+	 * Every field is written, one by one: the caller's sample may be
+	 * __uninitialized, which spares the per-ACK zeroing that
+	 * CONFIG_INIT_STACK_ALL_ZERO (Debian's kernels) gives every local.
+	 *
+	 * The RX time source: the stack's clock when TCP processed the ACK
+	 * (tcp_clock_cache, ns; tcp_mstamp is it in us).
+	 */
+	s->rx_ns = tp->tcp_clock_cache;
+	s->host_ns = 0;
+	s->rx_src = DCC_RX_STACK;
+	s->acked = acked;
+	s->acked_bytes = acked * mss;
+	s->mss = mss;
+	s->ce = max_t(s32, rs->delivered_ce, 0);
+	s->losses = max_t(int, rs->losses, 0);
+	s->why = why;
+	s->app_limited = rs->is_app_limited;
+	s->delayed = rs->is_ack_delayed;
+	/*
+	 * tp->delivered is 1 once the handshake is done (the SYN or SYN-ACK
+	 * counts) and grows with the first data ACK, so a packet that left
+	 * with tx.delivered <= 1 was sent before any data was acknowledged.
+	 */
+	s->first_window = rs->prior_delivered <= 1;
+	s->infl_pkts = 0;
 	if (!why) {
 		/*
 		 * rs->rtt_us is tcp_mstamp minus the send stamp (in us) of the
@@ -229,14 +318,15 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		 * datacenter path produces; a larger value is a stall and is
 		 * clamped rather than let through unbounded.
 		 */
-		s->rtt_ns = (u32)min_t(long, rs->rtt_us, USEC_PER_SEC) * NSEC_PER_USEC;
-		s->tx_ns = s->rx_ns - s->rtt_ns;
+		rtt_ns = (u32)min_t(long, rs->rtt_us, USEC_PER_SEC) * NSEC_PER_USEC;
 		/*
 		 * rs->delivered = tp->delivered now minus when the sampled skb
 		 * was sent: what the network delivered while it was in flight.
 		 */
 		s->infl_pkts = rs->delivered > 0 ? rs->delivered : rs->prior_in_flight;
 	}
+	s->rtt_ns = rtt_ns;
+	s->tx_ns = why ? 0 : s->rx_ns - rtt_ns;
 	/*
 	 * The receive time and RTT exclude the receiving host's own delay
 	 * when the ACK carries an acceptable RX stamp, and the send time is
@@ -247,4 +337,5 @@ bool dcc_sample_get(const struct sock *sk, const struct rate_sample *rs,
 		dcc_rx_correct(sk, rs, s, mode, !why);
 	return !why;
 }
-EXPORT_SYMBOL_GPL(dcc_sample_get);
+
+#endif /* _DCC_RX_SAMPLE_H */
