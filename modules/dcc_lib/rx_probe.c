@@ -322,12 +322,24 @@ EXPORT_SYMBOL_GPL(dcc_rx_offs_refresh);
 
 /* ---- the probe ------------------------------------------------------------ */
 
-/* skbs the probe steps over from the head before it searches the tree */
-#define DCC_RX_WALK_MAX	4
-
-/* the last skb of the rtx queue's rbtree (keyed by seq) that starts below @ack_seq */
-static const struct sk_buff *dcc_rx_search(const struct rb_node *n, u32 ack_seq)
+/*
+ * The nanosecond send time of the data this ACK acknowledges (0: none):
+ * the stack's rs->rtt_us is whole microseconds (tcp_mstamp minus the send
+ * stamp in us of the last skb, in sequence order, that the ACK covers,
+ * partly covered TSO skbs included), which quantises a 10 us RTT by up to
+ * 10%.  Before tcp_ack() runs, the retransmission queue still holds those
+ * skbs with their skb_mstamp_ns: the one the stack times is the last that
+ * starts below ack_seq, found by one descent of the queue's rbtree (keyed
+ * by sequence), without a call, in as many steps as the tree is deep
+ * (2 log2 of the skbs in flight at most).  (Walking from the head instead,
+ * as an ACK covers one or two skbs, measured no cheaper: the head is as
+ * deep as the skb searched for.)  A SACKed or retransmitted skb may be
+ * what the stack timed instead: the microsecond check on the reader's side
+ * then refuses the time.
+ */
+static u64 dcc_rx_newest_tx(const struct sock *sk, u32 ack_seq)
 {
+	const struct rb_node *n = sk->tcp_rtx_queue.rb_node;
 	const struct sk_buff *last = NULL;
 
 	while (n) {
@@ -340,55 +352,6 @@ static const struct sk_buff *dcc_rx_search(const struct rb_node *n, u32 ack_seq)
 			n = n->rb_left;
 		}
 	}
-	return last;
-}
-
-/*
- * The nanosecond send time of the data this ACK acknowledges (0: none):
- * the stack's rs->rtt_us is whole microseconds (tcp_mstamp minus the send
- * stamp in us of the last skb, in sequence order, that the ACK covers,
- * partly covered TSO skbs included), which quantises a 10 us RTT by up to
- * 10%.  Before tcp_ack() runs, the retransmission queue still holds those
- * skbs with their skb_mstamp_ns: the one the stack times is the last that
- * starts below ack_seq.  An ACK covers one skb or two (a receiver that
- * ACKs every segment, a delayed ACK, a partly acked TSO skb), so the walk
- * starts at the head (the tree's leftmost node) and steps to the next skb
- * inline, without rb_first()/rb_next() calls; an ACK that covers more
- * than DCC_RX_WALK_MAX skbs (a cumulative ACK after a recovery) searches
- * the tree from the root instead, in as many steps as it is deep.  A
- * SACKed or retransmitted skb may be what the stack timed instead: the
- * microsecond check on the reader's side then refuses the time.
- */
-static u64 dcc_rx_newest_tx(const struct sock *sk, u32 ack_seq)
-{
-	const struct rb_node *root = sk->tcp_rtx_queue.rb_node, *n = root, *p;
-	const struct sk_buff *last = NULL;
-	int k;
-
-	if (!n)
-		return 0;
-	while (n->rb_left)
-		n = n->rb_left;
-	for (k = 0; k < DCC_RX_WALK_MAX; k++) {
-		const struct sk_buff *skb = rb_to_skb(n);
-
-		if (!before(TCP_SKB_CB(skb)->seq, ack_seq))
-			return last ? last->skb_mstamp_ns : 0;
-		last = skb;
-		/* in-order successor: the right subtree's leftmost, or up */
-		if (n->rb_right) {
-			n = n->rb_right;
-			while (n->rb_left)
-				n = n->rb_left;
-		} else {
-			while ((p = rb_parent(n)) && n == p->rb_right)
-				n = p;
-			n = p;
-			if (!n)
-				return last->skb_mstamp_ns;
-		}
-	}
-	last = dcc_rx_search(root, ack_seq);
 	return last ? last->skb_mstamp_ns : 0;
 }
 
