@@ -29,6 +29,8 @@
 # Everything tools/vmtest, `make check` and `make bench` need on the host.
 # make, mawk, dash, tar etc. are also copied into the guest from here.
 # linux-source-6.1 (its scripts/checkpatch.pl), sparse and perl: tools/lint.
+# valgrind (callgrind) and binutils (objdump): tools/bench-callgrind and
+# tools/divcheck, the per-ACK cost checks.
 DCC_DEPS_PACKAGES=(
 	qemu-system-x86
 	linux-image-cloud-amd64
@@ -58,6 +60,8 @@ DCC_DEPS_PACKAGES=(
 	linux-source-6.1
 	sparse
 	perl
+	valgrind
+	binutils
 )
 
 # Print the packages of DCC_DEPS_PACKAGES that are not installed.
