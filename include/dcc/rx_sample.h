@@ -108,11 +108,13 @@ struct dcc_rx_offs {
 	unsigned long jif;	/* jiffies when read */
 	s64 real;		/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	s64 tai;		/* CLOCK_TAI - CLOCK_MONOTONIC, ns */
-	bool ok;		/* read at least once */
 };
 DECLARE_PER_CPU(struct dcc_rx_offs, dcc_rx_offs);
 
-/* Read both offsets into @o (dcc_lib; once per jiffy per CPU). */
+/*
+ * Read both offsets into @o (dcc_lib; once per jiffy per CPU, and for
+ * every CPU when dcc_lib loads, so a cache is never empty).
+ */
 void dcc_rx_offs_refresh(struct dcc_rx_offs *o, unsigned long jif);
 
 /*
@@ -125,7 +127,7 @@ static __always_inline s64 dcc_rx_offset(bool tai)
 	struct dcc_rx_offs *o = raw_cpu_ptr(&dcc_rx_offs);
 	unsigned long j = READ_ONCE(jiffies);
 
-	if (unlikely(!READ_ONCE(o->ok) || READ_ONCE(o->jif) != j))
+	if (unlikely(READ_ONCE(o->jif) != j))
 		dcc_rx_offs_refresh(o, j);
 	return tai ? READ_ONCE(o->tai) : READ_ONCE(o->real);
 }

@@ -316,7 +316,6 @@ void dcc_rx_offs_refresh(struct dcc_rx_offs *o, unsigned long jif)
 	WRITE_ONCE(o->real, ktime_to_ns(ktime_mono_to_any(0, TK_OFFS_REAL)));
 	WRITE_ONCE(o->tai, ktime_to_ns(ktime_mono_to_any(0, TK_OFFS_TAI)));
 	WRITE_ONCE(o->jif, jif);
-	WRITE_ONCE(o->ok, true);
 }
 EXPORT_SYMBOL_GPL(dcc_rx_offs_refresh);
 
@@ -617,6 +616,12 @@ MODULE_PARM_DESC(rx_hw_clock, "timescale of NIC RX stamps: tai (PTP) or real");
 
 int dcc_rx_init(void)
 {
+	unsigned long j = jiffies;
+	int cpu;
+
+	/* every CPU's offsets valid from the start: the reader tests jiffies only */
+	for_each_possible_cpu(cpu)
+		dcc_rx_offs_refresh(per_cpu_ptr(&dcc_rx_offs, cpu), j);
 	for_each_kernel_tracepoint(dcc_rx_find_tp, &dcc_rx_tp);
 	if (!dcc_rx_tp)
 		pr_info("dcc_lib: tracepoint tcp:tcp_probe not found%s\n",
