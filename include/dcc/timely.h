@@ -33,7 +33,8 @@
  *	RTT_ref, D_minRTT, base RTT: u32 ns <= 10^9 < 2^30 (parameters are
  *	us <= 10^6, times 1000).  Sums like base + T_high (< 2^31) are u64.
  *   rates: bytes/s, u64, clamped to [rate_min, rate_max <= 10^11 < 2^37].
- *	delta, rate_min <= 1.25 * 10^10 < 2^34; C <= 10^11 < 2^37.
+ *	delta, rate_min <= 1.25 * 10^10 < 2^34; C <= 10^11 < 2^37 (the
+ *	config's bit fields: delta and C 37 bits, rate_min 34).
  *   rtt_diff: s32 ns, an EWMA of differences, so |rtt_diff| < 2^30.
  *   g, w, error, factors: Q16 (TIMELY_ONE = 1.0); g = rtt_diff / D_minRTT
  *	clamped to +-64, w in [0, 1], error in [-1, E_MAX], E_MAX = 1/beta
@@ -123,40 +124,44 @@ struct timely_params {
 
 /*
  * A socket's resolved config: parameters in the core's units, fixed from
- * init on (56 bytes, in icsk_ca_priv, hence the bit fields: rates below
- * 2^40 B/s, N below 2^16).  The measured base RTT is an input of every
- * call (it moves with tcp_min_rtt); base_ns, when set, overrides it, and
- * the values derived from the base (D_minRTT = base, relative
- * thresholds, the cwnd horizon) are single operations where used.
+ * init on (48 bytes, in icsk_ca_priv, hence the bit fields: each is wide
+ * enough for its whole parameter range, with room: delta and C below
+ * 2^37 B/s, rate_min below 2^34, alpha 17 bits for [1, 2^16], beta 21
+ * for [1, 2^20], N below 2^16).  Only seg_bytes and rtt_last are read on
+ * every ACK (plain u32 and a bit); the fields a completion reads are
+ * bit fields, a mask or a shift each.  The measured base RTT is an input
+ * of every decision (it moves with tcp_min_rtt); base_ns, when set,
+ * overrides it, and the values derived from the base (D_minRTT = base,
+ * relative thresholds, the cwnd horizon) are single operations where used.
  */
 struct timely_cfg {
-	u64 delta_bytes_ps : 40;	/* delta (SQCC: delta0, the cap of
+	u64 delta_bytes_ps : 37;	/* delta (SQCC: delta0, the cap of
 					 * C k / N^2), <= 1.25e10 < 2^34
 					 */
+	u64 alpha_q16 : 17;	/* EWMA weight of the new difference */
 	u64 hai_thresh : 8;	/* HAI after this many g < 0 events, 0 = off */
-	u64 loss_md_pct : 7;	/* rate cut per loss episode, percent */
 	u64 kind : 2;		/* enum timely_law_kind */
+	u64 rate_min_bytes_ps : 34;	/* <= 1.25e10 < 2^34 */
+	u64 beta_q20 : 21;	/* decrease factor */
+	u64 loss_md_pct : 7;	/* rate cut per loss episode, percent */
 	u64 n_source : 2;	/* SQCC: enum timely_n_source, never AUTO */
-	u64 relative : 1;	/* thresholds are queueing delay above base */
-	u64 rtt_last : 1;	/* window RTT: last sample, not the min */
-	u64 thigh_max_cut : 1;	/* SQCC option: above T_high cut as at
-				 * error = E_MAX instead of the gentle cut
-				 */
-	u64 rate_min_bytes_ps : 40;	/* <= 1.25e10 */
+	u64 link_bytes_ps : 37;	/* C, 0 = unknown (SQCC's delta, N estimate) */
 	u64 n_flows : 16;	/* SQCC, TIMELY_N_FIXED */
 	u64 n_key : 8;		/* the caller's key of its n_local count
 				 * (kernel: the destination bucket); the core
 				 * does not read it
 				 */
-	u64 link_bytes_ps;	/* C, 0 = unknown (SQCC's delta, N estimate) */
+	u64 relative : 1;	/* thresholds are queueing delay above base */
+	u64 rtt_last : 1;	/* window RTT: last sample, not the min */
+	u64 thigh_max_cut : 1;	/* SQCC option: above T_high cut as at
+				 * error = E_MAX instead of the gentle cut
+				 */
 	u32 t_low_ns;		/* T_low (SQCC: T_low0, the k = 1 value) */
 	u32 t_high_ns;		/* T_high, >= 2 us */
 	u32 rtt_ref_ns;		/* patched TIMELY's RTT_ref, else 0 */
 	u32 dmin_ns;		/* D_minRTT, 0 = the base RTT */
 	u32 base_ns;		/* base RTT, 0 = the measured one */
 	u32 seg_bytes;		/* bytes per completion */
-	u32 alpha_q16;		/* EWMA weight of the new difference */
-	u32 beta_q20;		/* decrease factor */
 };
 
 /* the base RTT in force: the fixed parameter, else the measured min */
@@ -165,28 +170,30 @@ static inline u32 timely_base_ns(const struct timely_cfg *c, u32 min_rtt_ns)
 	return c->base_ns ? c->base_ns : min_rtt_ns;
 }
 
-/* The completion window (16 bytes). */
+/* The completion window (20 bytes, 24 with the tail padding). */
 struct timely_win {
 	u64 start_ns;	/* rx_ns at the last close */
 	u32 bytes;	/* bytes (S)ACKed since then (saturating) */
-	u32 rtt_ns;	/* the window's RTT so far, U32_MAX = none; from
-			 * delayed ACKs only while TIMELY_S_WIN_DLY is set
+	u32 rtt_ns;	/* the min (or last) RTT of the ACKs not delayed,
+			 * U32_MAX = none yet
+			 */
+	u32 dly_ns;	/* the min RTT of the possibly delayed ACKs, the
+			 * window's RTT while it has no other; U32_MAX = none
 			 */
 };
 
 /* timely_state.flags */
 #define TIMELY_S_INITED		0x1	/* timely_on_init ran */
 #define TIMELY_S_CUT		0x2	/* this loss episode's cut is done */
-#define TIMELY_S_WIN_DLY	0x4	/* win.rtt_ns is a delayed-ACK fallback */
 
 /*
- * Per-flow state (48 bytes, in icsk_ca_priv).  prev_rtt_ns == 0 means
+ * Per-flow state (56 bytes, in icsk_ca_priv).  prev_rtt_ns == 0 means
  * "no previous sample" (RTTs are clamped to >= 1 ns): before the first
  * completion of the connection, or since an RTO or an idle restart.
  */
 struct timely_state {
 	u64 rate;		/* bytes/s: the controlled variable */
-	struct timely_win win;	/* 16 B: the completion clock */
+	struct timely_win win;	/* 24 B: the completion clock */
 	s32 rtt_diff;		/* EWMA of RTT differences, ns */
 	u32 prev_rtt_ns;	/* 0 = none yet */
 	u32 prior_rate;		/* rate before the loss cut, B/s >> 6 */
@@ -194,8 +201,8 @@ struct timely_state {
 	u16 n_hat;		/* N used by the last update (get_info) */
 	u16 last_w;		/* w of the last update, Q8 (get_info) */
 	u8 neg_cnt;		/* consecutive completions with g < 0 (HAI) */
+	u8 flags : 5;		/* TIMELY_S_* (low bits: one-insn tests) */
 	u8 nest_idx : 2;	/* next nest[] slot */
-	u8 flags : 5;		/* TIMELY_S_* */
 };
 
 /* What one completion's law step decided (tracepoint, tests). */

@@ -19,8 +19,9 @@ void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
 {
 	u32 tl = p->t_low_us, th = p->t_high_us;
 
-	BUILD_BUG_ON(sizeof(struct timely_cfg) > 56);
-	BUILD_BUG_ON(sizeof(struct timely_state) > 48);
+	/* together 104 bytes, icsk_ca_priv's size (tcp_timely.c) */
+	BUILD_BUG_ON(sizeof(struct timely_cfg) > 48);
+	BUILD_BUG_ON(sizeof(struct timely_state) > 56);
 	/* a reader may see one threshold of a two-write change: keep tl < th */
 	if (tl >= th)
 		tl = max_t(u32, th / 2, 1);
@@ -58,34 +59,25 @@ void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
 
 void timely_win_reset(struct timely_state *st, u64 now_ns)
 {
-	st->win = (struct timely_win){ .start_ns = now_ns, .rtt_ns = U32_MAX };
-	st->flags &= ~TIMELY_S_WIN_DLY;
+	st->win = (struct timely_win){ .start_ns = now_ns, .rtt_ns = U32_MAX,
+				       .dly_ns = U32_MAX };
 }
 
 /*
  * The window's RTT: the min (rtt_filter=min) or the last of its samples;
- * a possibly delayed ACK's sample only while there is no other (its min).
+ * a possibly delayed ACK's sample only while there is no other (their
+ * min): each kind in its own field, so the per-ACK step is one min.
  */
 static void timely_win_sample(struct timely_state *st,
 			      const struct timely_cfg *c, u32 rtt_ns,
 			      bool delayed)
 {
 	struct timely_win *w = &st->win;
-	bool fallback = w->rtt_ns == U32_MAX || (st->flags & TIMELY_S_WIN_DLY);
 
-	if (delayed) {
-		if (fallback) {
-			w->rtt_ns = min(w->rtt_ns, rtt_ns);
-			st->flags |= TIMELY_S_WIN_DLY;
-		}
-		return;
-	}
-	if (fallback) {
-		w->rtt_ns = rtt_ns;
-		st->flags &= ~TIMELY_S_WIN_DLY;
-	} else {
+	if (unlikely(delayed))
+		w->dly_ns = min(w->dly_ns, rtt_ns);
+	else
 		w->rtt_ns = c->rtt_last ? rtt_ns : min(w->rtt_ns, rtt_ns);
-	}
 }
 
 /* per ACK: inlined into timely_on_ack (timely_win_add is its export) */
@@ -103,9 +95,10 @@ static inline bool __timely_win_add(struct timely_state *st,
 	w->bytes = bytes > U32_MAX - w->bytes ? U32_MAX : w->bytes + bytes;
 	if (w->bytes < c->seg_bytes || span < gap_ns)
 		return false;
-	if (w->rtt_ns == U32_MAX)
+	if (min(w->rtt_ns, w->dly_ns) == U32_MAX)
 		return false;	/* no sample yet: keep accumulating */
-	o->rtt_ns = w->rtt_ns;
+	/* the delayed ACKs' RTT only if no other ACK had one */
+	o->rtt_ns = w->rtt_ns != U32_MAX ? w->rtt_ns : w->dly_ns;
 	o->bytes = w->bytes;
 	o->span_ns = span;
 	timely_win_reset(st, now_ns);
