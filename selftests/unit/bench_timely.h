@@ -2,13 +2,15 @@
 /*
  * The TIMELY family's per-ACK benchmark body (bench.h), shared by
  * bench_timely.c, bench_timely_p.c and bench_sqcc.c, as the three modules
- * share one glue: every ACK is one call of the core the modules run,
- * timely_on_ack(), with a nanosecond sample (the completion window, the
- * rate law when a window closes, SQCC's N, and the window cap from the
- * rate).  Not counted: the config resolution (timely_cfg_resolve, once
- * per socket), the samples (dcc_sample_get's work in the kernel: all
- * built by bench_setup, so bench_ack only points at one) and dcc_apply
- * itself, which are kernel code.
+ * share one glue: every ACK is what cong_control runs of the core,
+ * timely_on_ack() with a nanosecond sample (the completion window), and
+ * when it says a decision is due timely_on_change() (the rate law when a
+ * window closes, SQCC's N, and the window cap from the rate).  Not
+ * counted: the config resolution (timely_cfg_resolve, once per socket),
+ * the samples (dcc_sample_get's work in the kernel: all built by
+ * bench_setup, so bench_ack only points at one), the kernel facts a
+ * decision reads (the base RTT, the flow count, the max pacing rate:
+ * constants here) and dcc_apply itself, which are kernel code.
  * The load: one flow at 100 Mbit/s (one 1448-byte packet every 116 us),
  * 10 ms base RTT, a queue that builds and drains over 40 ms plus +-200 us
  * of timestamp noise, so completions close every ~10 ms at every phase of
@@ -87,10 +89,10 @@ int __attribute__((noinline)) bench_ack(uint32_t i)
 	const struct dcc_sample *s = &smp[i & (BENCH_SAMPLES - 1)];
 	struct timely_update u;
 
-	timely_on_ack(&st, &cfg, s, BASE_US * 1000, BENCH_TIMELY_N,
-		      DCC_RATE_MAX_BPS, &dec, &u);
-	if (!dec.changed)
-		return 0;
+	if (!timely_on_ack(&st, &cfg, s))
+		return 0;	/* the decision in force stands */
+	timely_on_change(&st, &cfg, s, BASE_US * 1000, BENCH_TIMELY_N,
+			 DCC_RATE_MAX_BPS, &dec, &u);
 	rate_sum += dec.rate_bytes_ps;
 	cwnd_sum += dec.cwnd_bytes;
 	return 1;
