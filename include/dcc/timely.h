@@ -3,23 +3,31 @@
  * The per-ACK control core of TIMELY, patched TIMELY and SQCC (Tang et
  * al., "SQCC: Stable Queue Congestion Control", Alg. 1-3), as plain C
  * compiled by tcp_timely.ko, tcp_timely_p.ko, tcp_sqcc.ko, the userspace
- * unit model, the fuzzer and the callgrind bench.  One entry point per
- * ACK, timely_on_ack(), takes the neutral sample of dcc/sample.h and
- * returns the pacing rate and the window cap in bytes; the three
- * algorithms differ only in the config's kind (the in-band decrease law).
+ * unit model, the fuzzer and the callgrind bench.  Per ACK,
+ * timely_on_ack() takes the neutral sample of dcc/sample.h into the
+ * completion window and says whether the decision may change; only then
+ * does timely_on_change() run the law and return the pacing rate and the
+ * window cap in bytes.  The three algorithms differ only in the config's
+ * kind (the in-band decrease law).
  * The theory is in modules/timely/tcp_timely.c, the code in
  * modules/timely/timely_law.c.
  *
- * Per ACK (timely_on_ack, the steps of bbr_main's shape):
- *	timely_win_add		the completion window: 64 KB (seg) of
+ * Per ACK (timely_on_ack, inline: the window and nothing else):
+ *	timely_win_feed		the completion window: 64 KB (seg) of
  *				(S)ACKed bytes and >= D_minRTT; its RTT is
  *				the min (or last) sample, delayed ACKs only
  *				as a fallback
+ *	timely_win_due		the window may close (or an event left the
+ *				decision stale): a decision is due
+ * Only when one is due (timely_on_change, the steps of bbr_main's shape):
  *	timely_completion	on a closed window: N (SQCC), then
  *	  timely_law_update	  Alg. 1/2/3 once, then
  *	  timely_n_update	  SQCC's sender-side N sample
  *	timely_decide		window cap from the rate (first-window cap
  *				before the first completion)
+ * So the rate, the cap and the window's D_minRTT gate move only at a
+ * decision: the base RTT they depend on is read there, not per ACK
+ * (struct timely_state: win.gate_ns, TIMELY_S_STALE).
  * Events: timely_on_init, timely_save_undo / timely_on_loss /
  * timely_on_recovered / timely_on_undo (loss, RTO), timely_on_restart
  * (restart after idle).
@@ -33,7 +41,8 @@
  *	RTT_ref, D_minRTT, base RTT: u32 ns <= 10^9 < 2^30 (parameters are
  *	us <= 10^6, times 1000).  Sums like base + T_high (< 2^31) are u64.
  *   rates: bytes/s, u64, clamped to [rate_min, rate_max <= 10^11 < 2^37].
- *	delta, rate_min <= 1.25 * 10^10 < 2^34; C <= 10^11 < 2^37.
+ *	delta, rate_min <= 1.25 * 10^10 < 2^34; C <= 10^11 < 2^37 (the
+ *	config's bit fields: delta and C 37 bits, rate_min 34).
  *   rtt_diff: s32 ns, an EWMA of differences, so |rtt_diff| < 2^30.
  *   g, w, error, factors: Q16 (TIMELY_ONE = 1.0); g = rtt_diff / D_minRTT
  *	clamped to +-64, w in [0, 1], error in [-1, E_MAX], E_MAX = 1/beta
@@ -123,40 +132,44 @@ struct timely_params {
 
 /*
  * A socket's resolved config: parameters in the core's units, fixed from
- * init on (56 bytes, in icsk_ca_priv, hence the bit fields: rates below
- * 2^40 B/s, N below 2^16).  The measured base RTT is an input of every
- * call (it moves with tcp_min_rtt); base_ns, when set, overrides it, and
- * the values derived from the base (D_minRTT = base, relative
- * thresholds, the cwnd horizon) are single operations where used.
+ * init on (48 bytes, in icsk_ca_priv, hence the bit fields: each is wide
+ * enough for its whole parameter range, with room: delta and C below
+ * 2^37 B/s, rate_min below 2^34, alpha 17 bits for [1, 2^16], beta 21
+ * for [1, 2^20], N below 2^16).  Only seg_bytes and rtt_last are read on
+ * every ACK (plain u32 and a bit); the fields a completion reads are
+ * bit fields, a mask or a shift each.  The measured base RTT is an input
+ * of every decision (it moves with tcp_min_rtt); base_ns, when set,
+ * overrides it, and the values derived from the base (D_minRTT = base,
+ * relative thresholds, the cwnd horizon) are single operations where used.
  */
 struct timely_cfg {
-	u64 delta_bytes_ps : 40;	/* delta (SQCC: delta0, the cap of
+	u64 delta_bytes_ps : 37;	/* delta (SQCC: delta0, the cap of
 					 * C k / N^2), <= 1.25e10 < 2^34
 					 */
+	u64 alpha_q16 : 17;	/* EWMA weight of the new difference */
 	u64 hai_thresh : 8;	/* HAI after this many g < 0 events, 0 = off */
-	u64 loss_md_pct : 7;	/* rate cut per loss episode, percent */
 	u64 kind : 2;		/* enum timely_law_kind */
+	u64 rate_min_bytes_ps : 34;	/* <= 1.25e10 < 2^34 */
+	u64 beta_q20 : 21;	/* decrease factor */
+	u64 loss_md_pct : 7;	/* rate cut per loss episode, percent */
 	u64 n_source : 2;	/* SQCC: enum timely_n_source, never AUTO */
-	u64 relative : 1;	/* thresholds are queueing delay above base */
-	u64 rtt_last : 1;	/* window RTT: last sample, not the min */
-	u64 thigh_max_cut : 1;	/* SQCC option: above T_high cut as at
-				 * error = E_MAX instead of the gentle cut
-				 */
-	u64 rate_min_bytes_ps : 40;	/* <= 1.25e10 */
+	u64 link_bytes_ps : 37;	/* C, 0 = unknown (SQCC's delta, N estimate) */
 	u64 n_flows : 16;	/* SQCC, TIMELY_N_FIXED */
 	u64 n_key : 8;		/* the caller's key of its n_local count
 				 * (kernel: the destination bucket); the core
 				 * does not read it
 				 */
-	u64 link_bytes_ps;	/* C, 0 = unknown (SQCC's delta, N estimate) */
+	u64 relative : 1;	/* thresholds are queueing delay above base */
+	u64 rtt_last : 1;	/* window RTT: last sample, not the min */
+	u64 thigh_max_cut : 1;	/* SQCC option: above T_high cut as at
+				 * error = E_MAX instead of the gentle cut
+				 */
 	u32 t_low_ns;		/* T_low (SQCC: T_low0, the k = 1 value) */
 	u32 t_high_ns;		/* T_high, >= 2 us */
 	u32 rtt_ref_ns;		/* patched TIMELY's RTT_ref, else 0 */
 	u32 dmin_ns;		/* D_minRTT, 0 = the base RTT */
 	u32 base_ns;		/* base RTT, 0 = the measured one */
 	u32 seg_bytes;		/* bytes per completion */
-	u32 alpha_q16;		/* EWMA weight of the new difference */
-	u32 beta_q20;		/* decrease factor */
 };
 
 /* the base RTT in force: the fixed parameter, else the measured min */
@@ -165,28 +178,49 @@ static inline u32 timely_base_ns(const struct timely_cfg *c, u32 min_rtt_ns)
 	return c->base_ns ? c->base_ns : min_rtt_ns;
 }
 
-/* The completion window (16 bytes). */
+/* The completion window (24 bytes). */
 struct timely_win {
 	u64 start_ns;	/* rx_ns at the last close */
 	u32 bytes;	/* bytes (S)ACKed since then (saturating) */
-	u32 rtt_ns;	/* the window's RTT so far, U32_MAX = none; from
-			 * delayed ACKs only while TIMELY_S_WIN_DLY is set
+	u32 rtt_ns;	/* the min (or last) RTT of the ACKs not delayed,
+			 * U32_MAX = none yet
+			 */
+	u32 dly_ns;	/* the min RTT of the possibly delayed ACKs, the
+			 * window's RTT while it has no other; U32_MAX = none
+			 */
+	u32 gate_ns;	/* D_minRTT, the least span before the window closes,
+			 * as of the last decision (timely_state)
 			 */
 };
 
 /* timely_state.flags */
 #define TIMELY_S_INITED		0x1	/* timely_on_init ran */
 #define TIMELY_S_CUT		0x2	/* this loss episode's cut is done */
-#define TIMELY_S_WIN_DLY	0x4	/* win.rtt_ns is a delayed-ACK fallback */
+#define TIMELY_S_STALE		0x4	/* the decision in force is not the
+					 * core's current one (an event moved
+					 * the rate or the gradient history,
+					 * or no base RTT was known at the
+					 * last decision): the next ACK
+					 * decides
+					 */
 
 /*
- * Per-flow state (48 bytes, in icsk_ca_priv).  prev_rtt_ns == 0 means
+ * Per-flow state (56 bytes, in icsk_ca_priv).  prev_rtt_ns == 0 means
  * "no previous sample" (RTTs are clamped to >= 1 ns): before the first
  * completion of the connection, or since an RTO or an idle restart.
+ *
+ * win.gate_ns is the window's D_minRTT gate as of the last decision taken
+ * on an ACK (timely_on_change) or at init: the parameter, else the base
+ * RTT then.  So the per-ACK step needs no base RTT: a decision comes at
+ * least once per window (its completion), and a base that moves within a
+ * window gates from the next decision on (tcp_min_rtt moves on a new
+ * minimum, or when its 5-minute window expires).  Before any base RTT is
+ * known the gate is 0 and TIMELY_S_STALE stays set: every ACK decides
+ * until one comes.
  */
 struct timely_state {
 	u64 rate;		/* bytes/s: the controlled variable */
-	struct timely_win win;	/* 16 B: the completion clock */
+	struct timely_win win;	/* 24 B: the completion clock */
 	s32 rtt_diff;		/* EWMA of RTT differences, ns */
 	u32 prev_rtt_ns;	/* 0 = none yet */
 	u32 prior_rate;		/* rate before the loss cut, B/s >> 6 */
@@ -194,8 +228,8 @@ struct timely_state {
 	u16 n_hat;		/* N used by the last update (get_info) */
 	u16 last_w;		/* w of the last update, Q8 (get_info) */
 	u8 neg_cnt;		/* consecutive completions with g < 0 (HAI) */
+	u8 flags : 5;		/* TIMELY_S_* (low bits: one-insn tests) */
 	u8 nest_idx : 2;	/* next nest[] slot */
-	u8 flags : 5;		/* TIMELY_S_* */
 };
 
 /* What one completion's law step decided (tracepoint, tests). */
@@ -218,8 +252,17 @@ struct timely_win_out {
 	u64 span_ns;		/* its duration */
 };
 
-/* What timely_on_ack() reports when a completion ran (d->flags). */
-#define TIMELY_D_UPDATE 0x1
+/*
+ * What timely_on_ack() returns, 0 on the common path: a decision is due
+ * (timely_on_change()), for a window that may close, for a stale decision
+ * or both.  After timely_on_change(), d->flags has TIMELY_D_UPDATE when a
+ * completion ran (a window that may close with the gate in force closes
+ * unless this ACK's base RTT raised its gate).
+ */
+#define TIMELY_D_UPDATE 0x1		/* the window holds seg bytes, an RTT
+					 * and its gate's time: it may close
+					 */
+#define TIMELY_D_STALE TIMELY_S_STALE	/* the decision in force is stale */
 
 struct timely_update {
 	struct timely_win_out win;
@@ -255,21 +298,97 @@ void timely_on_init(struct timely_state *st, const struct timely_cfg *c,
 		    u32 mss, u64 rate_max, struct dcc_decision *d);
 
 /*
- * One ACK.  @s: the sample (taken with DCC_SAMPLE_KEEP_DELAYED: a
- * delayed ACK's RTT is the window's fallback only; s->rx_ns is "now"; an
- * invalid sample or rtt_ns == 0 adds its bytes but no RTT).  Kernel facts:
- * @min_rtt_ns the measured base RTT (tcp_min_rtt; 0 = none yet; the
- * config's base_ns overrides it), @n_local this host's flows to the
- * destination (SQCC's N sources LOCAL/ESTIMATE), @rate_max the highest
- * rate allowed (the socket's max pacing rate).  Fills @d every time; when
- * a completion ran, sets TIMELY_D_UPDATE in d->flags and fills @u.
+ * The window's RTT: the min (rtt_filter=min) or the last of its samples;
+ * a possibly delayed ACK's sample only while there is no other (their
+ * min): each kind in its own field, so the per-ACK step is one min.
  */
-void timely_on_ack(struct timely_state *st, const struct timely_cfg *c,
-		   const struct dcc_sample *s, u32 min_rtt_ns, u32 n_local,
-		   u64 rate_max, struct dcc_decision *d,
-		   struct timely_update *u);
+static inline void timely_win_sample(struct timely_state *st,
+				     const struct timely_cfg *c, u32 rtt_ns,
+				     bool delayed)
+{
+	struct timely_win *w = &st->win;
 
-/* The window cap for the current rate (the decision of every event). */
+	if (unlikely(delayed))
+		w->dly_ns = min(w->dly_ns, rtt_ns);
+	else
+		w->rtt_ns = c->rtt_last ? rtt_ns : min(w->rtt_ns, rtt_ns);
+}
+
+/*
+ * Add one ACK to the window: its RTT sample @rtt_ns (0 = none; @delayed:
+ * the ACK may have been delayed) and its newly (S)ACKed @bytes
+ * (saturating at U32_MAX).
+ */
+static inline void timely_win_feed(struct timely_state *st,
+				   const struct timely_cfg *c, u32 rtt_ns,
+				   bool delayed, u32 bytes)
+{
+	struct timely_win *w = &st->win;
+
+	if (rtt_ns)
+		timely_win_sample(st, c, rtt_ns, delayed);
+	w->bytes = bytes > U32_MAX - w->bytes ? U32_MAX : w->bytes + bytes;
+}
+
+/*
+ * The window may close at @now_ns: it holds >= seg_bytes, opened
+ * >= @gap_ns ago (a clock that stepped back counts as no time) and has an
+ * RTT; a window without one keeps accumulating.  The byte test first: it
+ * fails on all but the last ACKs of a window.
+ */
+static inline bool timely_win_due(const struct timely_state *st,
+				  const struct timely_cfg *c, u64 now_ns,
+				  u32 gap_ns)
+{
+	const struct timely_win *w = &st->win;
+
+	return w->bytes >= c->seg_bytes &&
+	       dcc_rx_age(now_ns, w->start_ns) >= gap_ns &&
+	       min(w->rtt_ns, w->dly_ns) != U32_MAX;
+}
+
+/*
+ * One ACK: all the per-ACK work, inline.  @s: the sample (taken with
+ * DCC_SAMPLE_KEEP_DELAYED: a delayed ACK's RTT is the window's fallback
+ * only; s->rx_ns is "now"; an invalid sample or rtt_ns == 0 adds its
+ * bytes but no RTT) goes into the completion window, whose gate is
+ * st->win.gate_ns.  Returns 0 when the decision in force stands (the
+ * common path: nothing else to do, no decision to apply), else what is
+ * due (TIMELY_D_UPDATE, TIMELY_D_STALE): the caller then passes the same
+ * sample to timely_on_change().
+ */
+static inline u32 timely_on_ack(struct timely_state *st,
+				const struct timely_cfg *c,
+				const struct dcc_sample *s)
+{
+	timely_win_feed(st, c, s->why ? 0 : s->rtt_ns, s->delayed,
+			s->acked_bytes);
+	if (timely_win_due(st, c, s->rx_ns, st->win.gate_ns))
+		return TIMELY_D_UPDATE;
+	return unlikely(st->flags & TIMELY_S_STALE) ? TIMELY_D_STALE : 0;
+}
+
+/*
+ * A decision is due on the ACK of @s (timely_on_ack() returned non-zero
+ * for it).  Kernel facts, read only for a decision: @min_rtt_ns the
+ * measured base RTT (tcp_min_rtt; 0 = none yet; the config's base_ns
+ * overrides it), @n_local this host's flows to the destination (SQCC's N
+ * sources LOCAL/ESTIMATE), @rate_max the highest rate allowed (the
+ * socket's max pacing rate).  The window's gate becomes the D_minRTT in
+ * force now; if the window may close with it, it closes and its
+ * completion runs (TIMELY_D_UPDATE in d->flags, @u filled).  Then the
+ * window cap for the rate: @d filled, d->changed set.
+ */
+void timely_on_change(struct timely_state *st, const struct timely_cfg *c,
+		      const struct dcc_sample *s, u32 min_rtt_ns, u32 n_local,
+		      u64 rate_max, struct dcc_decision *d,
+		      struct timely_update *u);
+
+/*
+ * The decision for the current rate, at any time: the window cap (the
+ * decision of every event, and of every ACK while the loss bound holds
+ * the window, dcc.h).  d->changed is set; the state is not touched.
+ */
 void timely_decide(const struct timely_state *st, const struct timely_cfg *c,
 		   u32 min_rtt_ns, u32 mss, struct dcc_decision *d);
 
@@ -296,14 +415,21 @@ static inline void timely_on_recovered(struct timely_state *st)
 	st->flags &= ~TIMELY_S_CUT;
 }
 
-/* The loss was spurious: the rate before the cut comes back. */
+/*
+ * The loss was spurious: the rate before the cut comes back, and with it
+ * the decision, on the next ACK (TIMELY_S_STALE).
+ */
 static inline void timely_on_undo(struct timely_state *st)
 {
 	st->rate = max(st->rate, (u64)st->prior_rate << TIMELY_PRIOR_SHIFT);
 	st->flags &= ~TIMELY_S_CUT;
+	st->flags |= TIMELY_S_STALE;
 }
 
-/* Restart after idle (and RTO): no difference may span the gap. */
+/*
+ * Restart after idle (and RTO): no difference may span the gap.  The
+ * first-window cap holds again from the next ACK (TIMELY_S_STALE).
+ */
 void timely_on_restart(struct timely_state *st, u64 now_ns);
 
 /* SQCC's N for an update: from the config's source and @n_local. */
@@ -320,6 +446,7 @@ void timely_win_reset(struct timely_state *st, u64 now_ns);
  * have been delayed, @bytes newly (S)ACKed.  Closes (returns true, fills
  * @o, opens the next) once >= seg_bytes were acked and >= @gap_ns passed
  * and the window has an RTT; a window with no RTT keeps accumulating.
+ * (timely_on_ack()'s steps with an explicit gate, and the close.)
  */
 bool timely_win_add(struct timely_state *st, const struct timely_cfg *c,
 		    u64 now_ns, u32 rtt_ns, bool delayed, u32 bytes,

@@ -11,10 +11,12 @@
  * plain-C per-ACK core in timely_law.c (include/dcc/timely.h): the glue
  * snapshots the parameters into a config once per socket
  * (timely_cfg_resolve), hands every ACK to timely_on_ack() as a
- * dcc_sample (nanoseconds, "now" = the sample's rx_ns) with the kernel's
- * facts (the measured min RTT, SQCC's per-destination flow count, the
- * max pacing rate), and applies the rate and window it returns; the
- * events (init, loss and RTO, undo, idle restart) are the core's too.
+ * dcc_sample (nanoseconds, "now" = the sample's rx_ns), and only when it
+ * says a decision is due (about once per seg bytes acked) reads the
+ * kernel's facts (the measured min RTT, SQCC's per-destination flow
+ * count, the max pacing rate) for timely_on_change() and applies the rate
+ * and window it returns; the events (init, loss and RTO, undo, idle
+ * restart) are the core's too.
  *
  * Theory.  Each completion event (a chunk of seg bytes acknowledged, at
  * most once per D_minRTT: tau* = max(seg/R, D_minRTT), Eq. 3) gives one
@@ -403,24 +405,87 @@ static void timely_trace(struct sock *sk, const struct timely *ca,
 			  u->law.branch);
 }
 
-static void TIMELY_FN(cong_control)(DCC_CONG_CONTROL_ARGS(sk, rs))
+/*
+ * A decision is due on this ACK (timely_on_ack()): the completion if the
+ * window closes, with the kernel facts only a decision needs (the base
+ * RTT, SQCC's flow count, the max pacing rate), and the new rate and
+ * window, applied.  Out of line, so that cong_control's common path
+ * carries none of its frame.
+ */
+static noinline void timely_change(struct sock *sk, struct timely *ca,
+				   const struct dcc_sample *s)
 {
-	struct timely *ca = inet_csk_ca(sk);
-	struct dcc_decision d;
 	struct timely_update u;
-	struct dcc_sample s;
+	struct dcc_decision d;
 
-	if (unlikely(!(ca->st.flags & TIMELY_S_INITED)))
-		return;		/* the handshake's ACK (dcc.h: lifecycle) */
-	dcc_loss_ack(sk, rs);	/* dcc.h: loss bound */
-
-	/* delayed-ACK samples are kept, but only as the window's fallback */
-	dcc_sample_get(sk, rs, &s, DCC_SAMPLE_KEEP_DELAYED);
-	timely_on_ack(&ca->st, &ca->cfg, &s, timely_min_rtt_ns(sk),
-		      timely_n_local(ca), timely_rate_max(sk), &d, &u);
+	timely_on_change(&ca->st, &ca->cfg, s, timely_min_rtt_ns(sk),
+			 timely_n_local(ca), timely_rate_max(sk), &d, &u);
 	timely_apply(sk, &d);
 	if (d.flags & TIMELY_D_UPDATE)
 		timely_trace(sk, ca, &u);
+}
+
+/*
+ * The loss bound is in force and moves the window on every ACK (dcc.h):
+ * the decision in force, applied through it again.
+ */
+static noinline void timely_hold(struct sock *sk, struct timely *ca, u32 mss)
+{
+	struct dcc_decision d;
+
+	timely_decide(&ca->st, &ca->cfg, timely_min_rtt_ns(sk), mss, &d);
+	timely_apply(sk, &d);
+}
+
+/*
+ * Per ACK: the sample into the completion window, and nothing else unless
+ * a decision is due (a window closes, about once per seg bytes, or an
+ * event left the decision stale) or the loss bound is in force
+ * (@bounded: its per-ACK step first, dcc_loss_ack(), and the decision in
+ * force applied through it on every ACK).  Between decisions snd_cwnd and
+ * sk_pacing_rate hold the last one: the stack changes neither for a
+ * cong_control module but through the loss bound's hooks (ssthresh, the
+ * Loss state's one packet: the bound re-applies on every ACK) and
+ * undo_cwnd (the rate comes back on the next ACK: timely_on_undo marks
+ * the decision stale).  What only moves the window cap between
+ * completions (the base RTT, the MSS) moves it at the next one: the cap is
+ * 2 rate (base + T_high), loose by design, and pacing binds.
+ */
+static __always_inline void timely_ack(struct sock *sk,
+				       const struct rate_sample *rs,
+				       struct timely *ca, bool bounded)
+{
+	struct dcc_sample s;
+
+	if (bounded)
+		__dcc_loss_ack(sk, rs);	/* dcc_loss_ack(), tested */
+	/* delayed-ACK samples are kept, but only as the window's fallback */
+	dcc_sample_get(sk, rs, &s, DCC_SAMPLE_KEEP_DELAYED);
+	if (unlikely(timely_on_ack(&ca->st, &ca->cfg, &s)))
+		timely_change(sk, ca, &s);
+	else if (bounded)
+		timely_hold(sk, ca, s.mss);
+}
+
+/* an ACK while the loss bound is in force: out of the common path */
+static noinline void timely_ack_bounded(struct sock *sk,
+					const struct rate_sample *rs,
+					struct timely *ca)
+{
+	timely_ack(sk, rs, ca, true);
+}
+
+static void TIMELY_FN(cong_control)(DCC_CONG_CONTROL_ARGS(sk, rs))
+{
+	struct timely *ca = inet_csk_ca(sk);
+
+	if (unlikely(!(ca->st.flags & TIMELY_S_INITED)))
+		return;		/* the handshake's ACK (dcc.h: lifecycle) */
+	/* dcc.h: the loss bound; its test once, not per step */
+	if (dcc_loss_bound_active(sk))
+		timely_ack_bounded(sk, rs, ca);
+	else
+		timely_ack(sk, rs, ca, false);
 }
 
 static void TIMELY_FN(set_state)(struct sock *sk, u8 new_state)

@@ -19,8 +19,9 @@ void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
 {
 	u32 tl = p->t_low_us, th = p->t_high_us;
 
-	BUILD_BUG_ON(sizeof(struct timely_cfg) > 56);
-	BUILD_BUG_ON(sizeof(struct timely_state) > 48);
+	/* together 104 bytes, icsk_ca_priv's size (tcp_timely.c) */
+	BUILD_BUG_ON(sizeof(struct timely_cfg) > 48);
+	BUILD_BUG_ON(sizeof(struct timely_state) > 56);
 	/* a reader may see one threshold of a two-write change: keep tl < th */
 	if (tl >= th)
 		tl = max_t(u32, th / 2, 1);
@@ -56,67 +57,36 @@ void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
 
 /* ---- the completion window -------------------------------------------- */
 
+/* the gate stays: it is the last decision's (timely_settle) */
 void timely_win_reset(struct timely_state *st, u64 now_ns)
 {
-	st->win = (struct timely_win){ .start_ns = now_ns, .rtt_ns = U32_MAX };
-	st->flags &= ~TIMELY_S_WIN_DLY;
+	st->win.start_ns = now_ns;
+	st->win.bytes = 0;
+	st->win.rtt_ns = U32_MAX;
+	st->win.dly_ns = U32_MAX;
 }
 
-/*
- * The window's RTT: the min (rtt_filter=min) or the last of its samples;
- * a possibly delayed ACK's sample only while there is no other (its min).
- */
-static void timely_win_sample(struct timely_state *st,
-			      const struct timely_cfg *c, u32 rtt_ns,
-			      bool delayed)
+/* Close the window at @now_ns: what it covered into @o, the next opens. */
+static void timely_win_close(struct timely_state *st, u64 now_ns,
+			     struct timely_win_out *o)
 {
-	struct timely_win *w = &st->win;
-	bool fallback = w->rtt_ns == U32_MAX || (st->flags & TIMELY_S_WIN_DLY);
-
-	if (delayed) {
-		if (fallback) {
-			w->rtt_ns = min(w->rtt_ns, rtt_ns);
-			st->flags |= TIMELY_S_WIN_DLY;
-		}
-		return;
-	}
-	if (fallback) {
-		w->rtt_ns = rtt_ns;
-		st->flags &= ~TIMELY_S_WIN_DLY;
-	} else {
-		w->rtt_ns = c->rtt_last ? rtt_ns : min(w->rtt_ns, rtt_ns);
-	}
-}
-
-/* per ACK: inlined into timely_on_ack (timely_win_add is its export) */
-static inline bool __timely_win_add(struct timely_state *st,
-				    const struct timely_cfg *c, u64 now_ns,
-				    u32 rtt_ns, bool delayed, u32 bytes,
-				    u32 gap_ns, struct timely_win_out *o)
-{
-	struct timely_win *w = &st->win;
-	/* a clock that stepped back (a new caller clock) counts as no time */
-	u64 span = now_ns > w->start_ns ? now_ns - w->start_ns : 0;
-
-	if (rtt_ns)
-		timely_win_sample(st, c, rtt_ns, delayed);
-	w->bytes = bytes > U32_MAX - w->bytes ? U32_MAX : w->bytes + bytes;
-	if (w->bytes < c->seg_bytes || span < gap_ns)
-		return false;
-	if (w->rtt_ns == U32_MAX)
-		return false;	/* no sample yet: keep accumulating */
-	o->rtt_ns = w->rtt_ns;
-	o->bytes = w->bytes;
-	o->span_ns = span;
+	/* the delayed ACKs' RTT only if no other ACK had one */
+	o->rtt_ns = st->win.rtt_ns != U32_MAX ? st->win.rtt_ns :
+						st->win.dly_ns;
+	o->bytes = st->win.bytes;
+	o->span_ns = dcc_rx_age(now_ns, st->win.start_ns);
 	timely_win_reset(st, now_ns);
-	return true;
 }
 
 bool timely_win_add(struct timely_state *st, const struct timely_cfg *c,
 		    u64 now_ns, u32 rtt_ns, bool delayed, u32 bytes,
 		    u32 gap_ns, struct timely_win_out *o)
 {
-	return __timely_win_add(st, c, now_ns, rtt_ns, delayed, bytes, gap_ns, o);
+	timely_win_feed(st, c, rtt_ns, delayed, bytes);
+	if (!timely_win_due(st, c, now_ns, gap_ns))
+		return false;
+	timely_win_close(st, now_ns, o);
+	return true;
 }
 
 /* ---- SQCC's N, k, T_low, delta ------------------------------------------ */
@@ -401,10 +371,9 @@ static void timely_completion(struct timely_state *st,
  * window, goes out.
  */
 static inline void __timely_decide(const struct timely_state *st,
-				   const struct timely_cfg *c, u32 min_rtt_ns,
+				   const struct timely_cfg *c, u32 base_ns,
 				   u32 mss, struct dcc_decision *d)
 {
-	u32 base_ns = timely_base_ns(c, min_rtt_ns);
 	u64 cwnd = timely_cwnd_bytes(c, base_ns, st->rate, mss);
 
 	if (!st->prev_rtt_ns) {
@@ -422,27 +391,49 @@ static inline void __timely_decide(const struct timely_state *st,
 void timely_decide(const struct timely_state *st, const struct timely_cfg *c,
 		   u32 min_rtt_ns, u32 mss, struct dcc_decision *d)
 {
-	__timely_decide(st, c, min_rtt_ns, mss, d);
+	__timely_decide(st, c, timely_base_ns(c, min_rtt_ns), mss, d);
 }
 
-void timely_on_ack(struct timely_state *st, const struct timely_cfg *c,
-		   const struct dcc_sample *s, u32 min_rtt_ns, u32 n_local,
-		   u64 rate_max, struct dcc_decision *d,
-		   struct timely_update *u)
+/*
+ * A decision taken with base RTT @base_ns (on an ACK, or at init): the
+ * window's gate becomes the D_minRTT in force (the parameter, else the
+ * base; 0 before any base RTT), and the decision in force is current.
+ * Unless no base RTT is known yet: the cap's BDP and horizon and the gate
+ * would all move with the first one, so the decision stays stale and
+ * every ACK decides until a base comes (the handshake gives one in the
+ * kernel; a model may start without).
+ */
+static void timely_settle(struct timely_state *st, const struct timely_cfg *c,
+			  u32 base_ns)
+{
+	st->win.gate_ns = c->dmin_ns ? c->dmin_ns : base_ns;
+	if (base_ns)
+		st->flags &= ~TIMELY_S_STALE;
+	else
+		st->flags |= TIMELY_S_STALE;
+}
+
+/*
+ * The window is tested again with the gate of this ACK's base RTT, so
+ * that on every ACK that decides (and while no base is known, every ACK
+ * does) the window closes exactly when the base now says.
+ */
+void timely_on_change(struct timely_state *st, const struct timely_cfg *c,
+		      const struct dcc_sample *s, u32 min_rtt_ns, u32 n_local,
+		      u64 rate_max, struct dcc_decision *d,
+		      struct timely_update *u)
 {
 	u32 base_ns = timely_base_ns(c, min_rtt_ns);
-	u32 rtt = s->why ? 0 : s->rtt_ns;
-	/* D_minRTT gates the window; 0 before any base RTT, as the base */
-	u32 gap = c->dmin_ns ? c->dmin_ns : base_ns;
 
 	d->flags = 0;
-	if (__timely_win_add(st, c, s->rx_ns, rtt, s->delayed, s->acked_bytes,
-			     gap, &u->win)) {
+	timely_settle(st, c, base_ns);
+	if (timely_win_due(st, c, s->rx_ns, st->win.gate_ns)) {
+		timely_win_close(st, s->rx_ns, &u->win);
 		timely_completion(st, c, base_ns, n_local, rate_max,
 				  s->app_limited, u);
 		d->flags = TIMELY_D_UPDATE;
 	}
-	__timely_decide(st, c, min_rtt_ns, s->mss, d);
+	__timely_decide(st, c, base_ns, s->mss, d);
 }
 
 /* ---- events ----------------------------------------------------------------- */
@@ -474,7 +465,8 @@ void timely_on_init(struct timely_state *st, const struct timely_cfg *c,
 	};
 	timely_nest_init(st, 1);
 	timely_win_reset(st, now_ns);
-	timely_decide(st, c, min_rtt_ns, mss, d);
+	timely_settle(st, c, base_ns);
+	__timely_decide(st, c, base_ns, mss, d);
 	d->flags = 0;
 }
 
@@ -482,6 +474,7 @@ void timely_on_restart(struct timely_state *st, u64 now_ns)
 {
 	timely_law_reset_grad(st);
 	timely_win_reset(st, now_ns);
+	st->flags |= TIMELY_S_STALE;	/* the first-window cap, next ACK */
 }
 
 bool timely_on_loss(struct timely_state *st, const struct timely_cfg *c,

@@ -3,8 +3,8 @@
  * libFuzzer target of the per-ACK core that TIMELY, patched TIMELY and
  * SQCC share (modules/timely/timely_law.c), driven through the calls
  * tcp_timely.c makes for all three: timely_cfg_resolve() of a parameter
- * snapshot, timely_on_init(), timely_on_ack() with nanosecond samples,
- * and the events (timely_save_undo/timely_on_loss on recovery and RTO,
+ * snapshot, timely_on_init(), timely_on_ack() with nanosecond samples
+ * and timely_on_change() when it says a decision is due, and the events (timely_save_undo/timely_on_loss on recovery and RTO,
  * timely_on_recovered, timely_on_undo, timely_on_restart after idle).
  *
  * The input decodes into one snapshot of the module parameters, each
@@ -22,10 +22,16 @@
  *
  * Checked after every call (abort on failure): the config is the exact
  * conversion of the parameters (bit fields wide enough); the rate in
- * [rate_min, max(rate_min, rate_max)]; the decision's cwnd exact (with the
- * first-window cap before the first completion); per completion: the
- * window's RTT one of its samples (the min or the last, delayed ACKs only
- * as the fallback), bytes >= seg, span >= D_minRTT; N as the source says;
+ * [rate_min, max(rate_min, rate_max)]; the decision in force (the last
+ * one the core reported: at init, a due decision, a loss cut) exact for
+ * the state and the base RTT it was taken with (with the first-window cap
+ * before the first completion), i.e. no ACK that moved the rate or the
+ * gradient history went without a decision; after an idle restart, an RTO
+ * or an undo, and while no base RTT is known, the next ACK decides; per
+ * completion: the window's RTT one of its samples (the min or the last,
+ * delayed ACKs only as the fallback), bytes >= seg, span >= D_minRTT
+ * (with the base RTT of the ACK: a completion is a decision); N as the
+ * source says;
  * g in [-64, 64], w in [0, 1], the error in [-1, 1/beta] (patched) or
  * [0, 1/beta] (SQCC) and 0 for TIMELY, the delay d, an app-limited
  * completion never raising the rate; SQCC's k = max(1, floor(log10 N)),
@@ -51,6 +57,12 @@ struct sock_model {
 	u32 min_rtt_ns;		/* tcp_min_rtt(), 0 before any sample */
 	u32 local_flows;	/* sqcc_dst_flows[] of this destination */
 	u64 now_ns;
+	/* the decision in force: taken with this min RTT; current (matches
+	 * the state) unless an event moved the state since
+	 */
+	u32 dec_min_rtt_ns;
+	bool dec_current;
+	bool must_decide;	/* the next ACK decides (TIMELY_S_STALE) */
 	/* the open window's samples, to check the one it picks */
 	u32 win_min, win_last, win_dly_min;
 };
@@ -88,6 +100,26 @@ static u64 rate_max(const struct sock_model *ca)
 static u32 base_ns(const struct sock_model *ca)
 {
 	return timely_base_ns(&ca->c, ca->min_rtt_ns);
+}
+
+/*
+ * The core reported a decision now (init, an ACK, a loss cut): it is the
+ * one in force, for the state and base now.  @settles: init or an ACK's,
+ * which end the staleness, unless no base RTT was known.
+ */
+static void decided(struct sock_model *ca, bool settles)
+{
+	ca->dec_min_rtt_ns = ca->min_rtt_ns;
+	ca->dec_current = true;
+	if (settles)
+		ca->must_decide = !base_ns(ca);
+}
+
+/* an event moved what the decision depends on: the next ACK decides */
+static void moved(struct sock_model *ca)
+{
+	ca->dec_current = false;
+	ca->must_decide = true;
 }
 
 /* N as the config's source says, from the state before an update */
@@ -150,12 +182,17 @@ static void check_cfg(const struct timely_cfg *c, u8 kind,
 		    "RTT_ref %u", c->rtt_ref_ns);
 }
 
-/* the state's bounds and the decision: exactly the cwnd the law asks */
+/*
+ * The state's bounds, and the decision in force: exactly the cwnd the law
+ * asks for the state and the base RTT it was taken with, unless an event
+ * moved the state since (then the next ACK decides: must_decide).
+ */
 static void check_state(const struct sock_model *ca)
 {
 	const struct timely_cfg *c = &ca->c;
 	u64 hi = max_t(u64, c->rate_min_bytes_ps, rate_max(ca));
-	u64 rate = ca->st.rate, base = base_ns(ca), horizon;
+	u64 rate = ca->st.rate, horizon;
+	u64 base = timely_base_ns(c, ca->dec_min_rtt_ns);
 	fz_u128 want;
 
 	FUZZ_ASSERT(rate >= c->rate_min_bytes_ps && rate <= hi,
@@ -166,6 +203,12 @@ static void check_state(const struct sock_model *ca)
 		    ca->st.prev_rtt_ns);
 	FUZZ_ASSERT(ca->st.rtt_diff <= (1 << 30) && ca->st.rtt_diff >= -(1 << 30),
 		    "rtt_diff %d", ca->st.rtt_diff);
+	FUZZ_ASSERT(!(ca->st.flags & TIMELY_S_STALE) == !ca->must_decide,
+		    "stale %u, want %d", ca->st.flags & TIMELY_S_STALE,
+		    ca->must_decide);
+	FUZZ_ASSERT(ca->dec_current || ca->must_decide, "a moved decision waits");
+	if (!ca->dec_current)
+		return;
 	horizon = c->relative ? base + c->t_high_ns : max_t(u64, c->t_high_ns, base);
 	want = 2 * ((fz_u128)rate * horizon / DCC_NSEC_PER_SEC) + 3ULL * ca->mss;
 	if (!ca->st.prev_rtt_ns) {	/* the first-window cap */
@@ -284,8 +327,17 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 		}
 	}
 	gap = ca->c.dmin_ns ? ca->c.dmin_ns : base_ns(ca);
-	timely_on_ack(&ca->st, &ca->c, &s, ca->min_rtt_ns, ca->local_flows,
-		      rate_max(ca), &ca->d, &u);
+	if (!timely_on_ack(&ca->st, &ca->c, &s)) {
+		/* the decision in force stands */
+		FUZZ_ASSERT(!ca->must_decide, "a due decision was not taken");
+		FUZZ_ASSERT(ca->st.rate == old, "rate moved without a decision");
+		check_state(ca);
+		return;
+	}
+	timely_on_change(&ca->st, &ca->c, &s, ca->min_rtt_ns, ca->local_flows,
+			 rate_max(ca), &ca->d, &u);
+	FUZZ_ASSERT(ca->d.changed, "a decision that did not change");
+	decided(ca, true);
 	if (ca->d.flags & TIMELY_D_UPDATE) {
 		check_window(ca, &u.win, gap);
 		win_forget(ca);
@@ -301,7 +353,7 @@ static void on_restart(struct sock_model *ca)
 		    !ca->st.win.bytes && ca->st.win.start_ns == ca->now_ns,
 		    "restart kept history");
 	win_forget(ca);
-	timely_decide(&ca->st, &ca->c, ca->min_rtt_ns, ca->mss, &ca->d);
+	moved(ca);	/* the first-window cap, from the next ACK */
 	check_state(ca);
 }
 
@@ -312,8 +364,10 @@ static void on_loss(struct sock_model *ca, bool rto)
 	u64 old = ca->st.rate, want;
 
 	timely_save_undo(&ca->st);
-	if (rto)
+	if (rto) {
 		win_forget(ca);
+		moved(ca);	/* the gradient history is gone */
+	}
 	if (timely_on_loss(&ca->st, &ca->c, rto, ca->now_ns, ca->min_rtt_ns,
 			   ca->mss, &ca->d)) {
 		want = max_t(u64, ca->c.rate_min_bytes_ps,
@@ -321,9 +375,9 @@ static void on_loss(struct sock_model *ca, bool rto)
 		FUZZ_ASSERT(!was_cut && ca->st.rate == want,
 			    "cut %llu -> %llu want %llu", (unsigned long long)old,
 			    (unsigned long long)ca->st.rate, (unsigned long long)want);
+		decided(ca, false);	/* the glue applies it */
 	} else {
 		FUZZ_ASSERT(was_cut && ca->st.rate == old, "second cut");
-		timely_decide(&ca->st, &ca->c, ca->min_rtt_ns, ca->mss, &ca->d);
 	}
 	FUZZ_ASSERT(!rto || !ca->st.prev_rtt_ns, "RTO kept the gradient");
 	check_state(ca);
@@ -336,7 +390,7 @@ static void on_undo(struct sock_model *ca)
 
 	timely_on_undo(&ca->st);
 	FUZZ_ASSERT(ca->st.rate == want && !(ca->st.flags & TIMELY_S_CUT), "undo");
-	timely_decide(&ca->st, &ca->c, ca->min_rtt_ns, ca->mss, &ca->d);
+	moved(ca);	/* the rate comes back on the next ACK */
 	check_state(ca);
 }
 
@@ -396,6 +450,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	timely_on_init(&ca.st, &ca.c, timely_params_init_rate(&p), ca.now_ns,
 		       ca.min_rtt_ns, (u64)TIMELY_INIT_CWND * ca.mss, ca.mss,
 		       rate_max(&ca), &ca.d);
+	decided(&ca, true);
 	win_forget(&ca);
 	check_state(&ca);
 
@@ -418,10 +473,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 12:	/* CA_EVENT_TX_START: restart after idle */
 			on_restart(&ca);
 			break;
-		case 13:	/* the windowed min RTT expired; flows come and go */
+		case 13:	/* the windowed min RTT expired; flows come and go
+				 * (the decision in force stands: the next
+				 * decision reads them)
+				 */
 			ca.min_rtt_ns = fz_rtt_us(&in) * 1000;
 			ca.local_flows = (u32)fz_span(&in, 1, 70000);
-			timely_decide(&ca.st, &ca.c, ca.min_rtt_ns, ca.mss, &ca.d);
+			check_state(&ca);
 			break;
 		case 14:
 			sqcc_helpers(&in, &ca);

@@ -41,7 +41,7 @@
 /*
  * One TIMELY/SQCC socket behind the model, as tcp_timely.c runs it: the
  * core's state, the module's config, and the facts the glue passes to
- * timely_on_ack() -- tcp_min_rtt() (here: the handshake's RTT over the
+ * timely_on_change() -- tcp_min_rtt() (here: the handshake's RTT over the
  * empty path, then the min of the samples), n_local = 1 (every modelled
  * sender is its own host: SQCC's N estimate is the sender-side one) and
  * the max pacing rate (the sender's NIC).
@@ -54,7 +54,10 @@ struct tflow {
 	u32 updates;
 };
 
-/* timely_cong_control(): the core on the sample dcc_sample_get() built */
+/*
+ * timely_cong_control(): the core on the sample dcc_sample_get() built; a
+ * decision only when one is due (the model keeps the one in force)
+ */
 static void tflow_on_ack(void *cc, const struct dcc_sample *s,
 			 struct dcc_decision *d)
 {
@@ -66,7 +69,10 @@ static void tflow_on_ack(void *cc, const struct dcc_sample *s,
 		abort();
 	if (!s->why && s->rtt_ns < f->min_rtt_ns)
 		f->min_rtt_ns = s->rtt_ns;
-	timely_on_ack(&f->st, f->c, s, f->min_rtt_ns, 1, f->rate_max, d, &u);
+	if (!timely_on_ack(&f->st, f->c, s))
+		return;
+	timely_on_change(&f->st, f->c, s, f->min_rtt_ns, 1, f->rate_max,
+			 d, &u);
 	if (d->flags & TIMELY_D_UPDATE)
 		f->updates++;
 }
