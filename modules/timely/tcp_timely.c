@@ -455,7 +455,8 @@ static __always_inline void timely_ack(struct sock *sk,
 				       const struct rate_sample *rs,
 				       struct timely *ca, bool bounded)
 {
-	struct dcc_sample s;
+	/* dcc_sample_get() writes every field: no per-ACK zeroing (dcc.h) */
+	struct dcc_sample s __uninitialized;
 
 	if (bounded)
 		__dcc_loss_ack(sk, rs);	/* dcc_loss_ack(), tested */
