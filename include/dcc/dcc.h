@@ -203,19 +203,18 @@ void dcc_apply_bounded(struct sock *sk, u64 rate_bytes_ps, u64 cwnd_bytes);
  * full); and tp->snd_cwnd_cnt (the ACK count towards the next increase;
  * in the Loss state, this ACK's delivered packets).  A module opts in by
  * returning dcc_loss_ssthresh() from its ssthresh hook, calling
- * dcc_loss_ack() from cong_control first, and applying every decision
- * with dcc_apply_bounded().
+ * dcc_loss_ack() from cong_control first (when it returns true, applying
+ * its current decision even if the law's did not change), and applying
+ * every decision with dcc_apply_bounded().
  */
 u32 dcc_loss_ssthresh(struct sock *sk);
 
 /*
  * Is the loss bound in force?  A bound is set (snd_ssthresh), or the
  * stack is in the Loss state (an RTO: the window restarts from one
- * packet).  Then the window is the bound's business on every ACK, and a
- * glue whose core's decision did not change (dcc_decision.changed false)
- * still applies the core's current decision (its *_decide()) through
- * dcc_apply_bounded().  Otherwise snd_cwnd and sk_pacing_rate still hold
- * the last decision applied, and an unchanged one needs nothing.
+ * packet).  Otherwise snd_cwnd and sk_pacing_rate hold the last decision
+ * applied, and a glue whose core's decision did not change
+ * (dcc_decision.changed false) has nothing to do.
  */
 static inline bool dcc_loss_bound_active(const struct sock *sk)
 {
@@ -223,14 +222,23 @@ static inline bool dcc_loss_bound_active(const struct sock *sk)
 			inet_csk(sk)->icsk_ca_state == TCP_CA_Loss);
 }
 
-/* dcc_loss_ack() while the bound is in force (it does nothing otherwise) */
-void __dcc_loss_ack(struct sock *sk, const struct rate_sample *rs);
+/* dcc_loss_ack() while the bound is in force */
+bool __dcc_loss_ack(struct sock *sk, const struct rate_sample *rs);
 
-/* The loss bound's per-ACK step; inline, so the common case costs a test. */
-static inline void dcc_loss_ack(struct sock *sk, const struct rate_sample *rs)
+/*
+ * The loss bound's per-ACK step; inline, so that without a bound it costs
+ * a test.  Returns true when the window must be applied again on this
+ * ACK even if the law's decision did not change: the Loss state (the
+ * window grows by what each ACK delivers), a bound that grew on this ACK,
+ * or a window above the bound (the stack set a new one).  The glue then
+ * applies the core's current decision (its *_decide()) through
+ * dcc_apply_bounded().  Between those ACKs the window is min(law, bound)
+ * as last applied, and both are unchanged; a bound the law's window has
+ * come back under is lifted at the next application.
+ */
+static inline bool dcc_loss_ack(struct sock *sk, const struct rate_sample *rs)
 {
-	if (dcc_loss_bound_active(sk))
-		__dcc_loss_ack(sk, rs);
+	return dcc_loss_bound_active(sk) && __dcc_loss_ack(sk, rs);
 }
 
 /*

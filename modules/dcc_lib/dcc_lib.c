@@ -360,29 +360,33 @@ u32 dcc_loss_ssthresh(struct sock *sk)
 }
 EXPORT_SYMBOL_GPL(dcc_loss_ssthresh);
 
-void __dcc_loss_ack(struct sock *sk, const struct rate_sample *rs)
+bool __dcc_loss_ack(struct sock *sk, const struct rate_sample *rs)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 bound = tp->snd_ssthresh;
 	u8 state = inet_csk(sk)->icsk_ca_state;
 
-	if (!rs->acked_sacked)
-		return;
 	if (state == TCP_CA_Loss) {
 		/* dcc_apply_bounded() adds it to cwnd: a slow start */
 		tp->snd_cwnd_cnt = min_t(u32, rs->acked_sacked, DCC_MAX_CWND);
-		return;
+		return true;
 	}
-	if (likely(bound == TCP_INFINITE_SSTHRESH) || state != TCP_CA_Open)
-		return;
+	if (bound == TCP_INFINITE_SSTHRESH)
+		return false;
+	/* a bound the window is above: the stack has just set it */
+	if (tcp_snd_cwnd(tp) > bound)
+		return true;
+	if (!rs->acked_sacked || state != TCP_CA_Open)
+		return false;
 	/* snd_cwnd_cnt < bound + 2^31: one ACK covers < 2^31 packets */
 	tp->snd_cwnd_cnt += rs->acked_sacked;
 	if (tp->snd_cwnd_cnt < bound)
-		return;
+		return false;
 	tp->snd_cwnd_cnt = 0;
 	/* bound < 2^30 + 2^27: never TCP_INFINITE_SSTHRESH (2^31 - 1) */
 	tp->snd_ssthresh = min_t(u32, bound + max_t(u32, bound >> 3, 1),
 				 DCC_MAX_CWND);
+	return true;
 }
 EXPORT_SYMBOL_GPL(__dcc_loss_ack);
 

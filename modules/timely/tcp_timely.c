@@ -426,7 +426,7 @@ static noinline void timely_change(struct sock *sk, struct timely *ca,
 }
 
 /*
- * The loss bound is in force and moves the window on every ACK (dcc.h):
+ * The loss bound moves the window on this ACK (dcc.h, dcc_loss_ack()):
  * the decision in force, applied through it again.
  */
 static noinline void timely_hold(struct sock *sk, struct timely *ca, u32 mss)
@@ -441,11 +441,12 @@ static noinline void timely_hold(struct sock *sk, struct timely *ca, u32 mss)
  * Per ACK: the sample into the completion window, and nothing else unless
  * a decision is due (a window closes, about once per seg bytes, or an
  * event left the decision stale) or the loss bound is in force
- * (@bounded: its per-ACK step first, dcc_loss_ack(), and the decision in
- * force applied through it on every ACK).  Between decisions snd_cwnd and
- * sk_pacing_rate hold the last one: the stack changes neither for a
- * cong_control module but through the loss bound's hooks (ssthresh, the
- * Loss state's one packet: the bound re-applies on every ACK) and
+ * (@bounded: its per-ACK step first, __dcc_loss_ack(), and the decision in
+ * force applied through it on the ACKs where that step says the window
+ * moves).  Between decisions snd_cwnd and sk_pacing_rate hold the last
+ * one: the stack changes neither for a cong_control module but through
+ * the loss bound's hooks (ssthresh, the Loss state's one packet: the
+ * bound re-applies) and
  * undo_cwnd (the rate comes back on the next ACK: timely_on_undo marks
  * the decision stale).  What only moves the window cap between
  * completions (the base RTT, the MSS) moves it at the next one: the cap is
@@ -458,13 +459,15 @@ static __always_inline void timely_ack(struct sock *sk,
 	/* dcc_sample_get() writes every field: no per-ACK zeroing (dcc.h) */
 	struct dcc_sample s __uninitialized;
 
-	if (bounded)
-		__dcc_loss_ack(sk, rs);	/* dcc_loss_ack(), tested */
+	bool hold = false;
+
+	if (bounded)	/* dcc_loss_ack(), its test done by the caller */
+		hold = __dcc_loss_ack(sk, rs);
 	/* delayed-ACK samples are kept, but only as the window's fallback */
 	dcc_sample_get(sk, rs, &s, DCC_SAMPLE_KEEP_DELAYED);
 	if (unlikely(timely_on_ack(&ca->st, &ca->cfg, &s)))
 		timely_change(sk, ca, &s);
-	else if (bounded)
+	else if (hold)
 		timely_hold(sk, ca, s.mss);
 }
 
