@@ -70,14 +70,13 @@
 #define _DCC_NSCC_H
 
 #include "fixp.h"
-#include "median.h"
 #include "sample.h"
 
 #define NSCC_MSS_REF		4096u
 #define NSCC_MTU_REF		4160u
 #define NSCC_REF_BDP		150000u		/* 12.5 GB/s * 12 us */
 #define NSCC_CWND_MAX		0xffffffffu
-#define NSCC_MED_HMAX		4		/* [M] Eq. 9: H <= 4 */
+#define NSCC_MED_HMAX		4		/* [M] Eq. 9: H <= 4 (a power of 2) */
 
 /*
  * The module parameters, raw, as one snapshot (every socket keeps the
@@ -126,6 +125,7 @@ struct nscc_cfg {
 	u64 fi_scale_q16;	/* bytes per acked byte, Q16 */
 	u64 qa_thresh_ns;	/* QA delay test */
 	u64 mark_ns;		/* delay that counts as a mark (0 = none) */
+	u64 med_full_cwnd;	/* MNSCC: cwnd from which H = hmax, bytes */
 	u32 maxwnd;		/* bytes */
 	u32 min_cwnd;		/* bytes */
 	u32 init_cwnd;		/* bytes */
@@ -172,7 +172,11 @@ enum nscc_quadrant {
 	NSCC_Q_LOSS = 6,	/* loss: cwnd -= lost bytes */
 };
 
-/* Per-socket law state: 88 bytes (the kernel adds 16 around it). */
+/*
+ * Per-socket law state: 72 bytes (the kernel adds 16 around it).  MNSCC's
+ * window of raw delays is a ring of NSCC_MED_HMAX samples: med_n newest
+ * ones held, the next written at med_pos & (NSCC_MED_HMAX - 1) (nscc_law.c).
+ */
 struct nscc_state {
 	u64 inc_acc;		/* increase credit, bytes^2 */
 	u32 cwnd;		/* bytes */
@@ -184,11 +188,12 @@ struct nscc_state {
 	u32 last_dec;		/* ns, low 32 bits: last MD */
 	u32 last_adjust;	/* ns, low 32 bits: last eta */
 	u32 qa_start;		/* ns, low 32 bits: start of the QA window */
+	u32 med[NSCC_MED_HMAX];	/* MNSCC: ring of raw queueing delays, ns */
+	u8 med_n;		/* samples in the median window, <= H */
+	u8 med_pos;		/* ring slot of the next sample (mod 4) */
 	u8 flags;		/* NSCC_S_* */
 	u8 quadrant;		/* last decision (enum nscc_quadrant) */
 	u8 glue;		/* owned by the caller (kernel flags) */
-	u8 pad;
-	struct dcc_med4 med;	/* MNSCC: last H queueing delays, ns */
 };
 
 /* What the ACK did (tracepoint / unit tests). */

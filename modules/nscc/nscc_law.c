@@ -12,6 +12,7 @@
  *	nscc_count_bytes	fulfill / QA / post-QA byte counters
  *	nscc_age_md		keep the MD stamp from aliasing (32-bit ns)
  *	nscc_decision_delay	raw queueing delay, or MNSCC's median of H
+ *				(nscc_median_delay)
  *	nscc_is_mark		CE echo, or a delay-derived mark
  *	nscc_update_delay	the trust-biased EWMA
  *	nscc_on_loss		a NACK: EWMA, cwnd -= lost bytes, QA trigger
@@ -22,6 +23,7 @@
  * The configuration it reads (struct nscc_cfg) is resolved by
  * nscc_resolve() at socket init and when its inputs change, never per ACK.
  */
+#include "dcc/median.h"
 #include "dcc/nscc.h"
 
 const struct nscc_params nscc_params_default = {
@@ -158,6 +160,7 @@ void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 	c->pacing_gain_pct = p->pacing_gain_pct;
 	c->qa_gate = (u8)min_t(u32, p->qa_gate, 31);
 	c->hmax = mnscc ? (u8)clamp_t(u32, p->median_hmax, 1, NSCC_MED_HMAX) : 0;
+	c->med_full_cwnd = 2ULL * c->hmax * mss;	/* < 2^35 */
 	c->median_ewma = mnscc && p->median_ewma;
 	c->median_lower = p->median_lower;
 	c->cwnd_limited_only = p->cwnd_limited_only;
@@ -185,7 +188,6 @@ void nscc_state_init(struct nscc_state *st, const struct nscc_cfg *c,
 	st->cwnd = c->init_cwnd;
 	st->last_adjust = (u32)now_ns;
 	st->last_dec = (u32)now_ns - c->base_ns - 1;	/* an MD may come at once */
-	dcc_med4_init(&st->med);
 	st->flags = NSCC_S_INITED;
 }
 
@@ -197,14 +199,22 @@ void nscc_state_init(struct nscc_state *st, const struct nscc_cfg *c,
  * exactly when outliers have already pushed the window down: in the
  * packet model (test_nscc_law, 1 of 4 paths +30 ms) MNSCC then collapsed
  * like NSCC.
+ *
+ * H = clamp((cwnd / mss) / 2, 1, hmax) without the division: H >= h
+ * exactly when cwnd >= 2 h mss (floor(cwnd / mss) >= 2 h).  A window of
+ * 2 hmax packets or more (the usual case) costs one compare against
+ * med_full_cwnd; below it, H counts down from hmax - 1 (2 * 4 * mss <
+ * 2^35 in u64).
  */
 u16 nscc_median_h(const struct nscc_cfg *c, u32 cwnd)
 {
-	u32 w = max_t(u32, cwnd / max_t(u32, c->mss, 1), 1);
+	u32 h = c->hmax;
 
-	if (!c->hmax)
-		return 0;
-	return (u16)clamp_t(u32, w / 2, 1, c->hmax);	/* [M] Eq. 9 */
+	if (cwnd >= c->med_full_cwnd)
+		return (u16)h;
+	while (h > 1 && cwnd < 2ULL * h * c->mss)
+		h--;
+	return (u16)h;
 }
 
 u32 nscc_md_keep_q16(const struct nscc_cfg *c, u32 avg_ns)
@@ -230,24 +240,82 @@ static void nscc_count_bytes(struct nscc_state *st, u32 b)
 }
 
 /*
+ * MNSCC's window [M III-B]: the newest med_n (<= H) raw delays, in a ring
+ * of NSCC_MED_HMAX slots.  A push writes the next slot and holds at most
+ * H samples, the newest: exactly a sliding window whose H may change from
+ * push to push (it follows cwnd), as the older samples past med_n are
+ * never read again.  med_pos is a u8: 256 is a multiple of the ring size,
+ * so its wrap keeps the slot order.
+ */
+static void nscc_med_push(struct nscc_state *st, u32 v, u32 h)
+{
+	st->med[st->med_pos++ & (NSCC_MED_HMAX - 1)] = v;
+	st->med_n = (u8)min_t(u32, st->med_n + 1u, h);
+}
+
+/* the i-th newest sample of the ring (0 = the last pushed) */
+static u32 nscc_med_at(const struct nscc_state *st, u32 i)
+{
+	return st->med[(st->med_pos - 1u - i) & (NSCC_MED_HMAX - 1)];
+}
+
+/* the lower median of a, b (@lower), or their mean rounded down */
+static u32 nscc_med_mid(u32 a, u32 b, bool lower)
+{
+	u32 lo = min(a, b);
+
+	return lower ? lo : lo + (max(a, b) - lo) / 2;	/* no overflow */
+}
+
+/*
+ * Median of the window's med_n (1..4) samples.  Even windows take the
+ * lower median (nearest rank, @lower: n = 4 -> the 2nd smallest) or the
+ * mean of the middle two, rounded down.  Compare-exchanges, no sorting:
+ * of two pairs' minima and maxima, the larger minimum and the smaller
+ * maximum are the middle two of four, in either order.  A full window
+ * (all four slots, in any order) is the usual case.
+ */
+static u32 nscc_med_get(const struct nscc_state *st, bool lower)
+{
+	const u32 *m = st->med;
+
+	if (likely(st->med_n == NSCC_MED_HMAX))
+		return nscc_med_mid(max(min(m[0], m[1]), min(m[2], m[3])),
+				    min(max(m[0], m[1]), max(m[2], m[3])), lower);
+	if (st->med_n == 3)
+		return dcc_med3(nscc_med_at(st, 0), nscc_med_at(st, 1),
+				nscc_med_at(st, 2));
+	if (st->med_n == 2)
+		return nscc_med_mid(nscc_med_at(st, 0), nscc_med_at(st, 1), lower);
+	return nscc_med_at(st, 0);
+}
+
+/*
+ * MNSCC's decision delay: the median of the last H raw delays ([M]
+ * III-B), H = max(min(W/2, 4), 1) from cwnd; with no new sample, the
+ * median of the window still held; with an empty window, the EWMA.
+ */
+static u32 nscc_median_delay(struct nscc_state *st, const struct nscc_cfg *c,
+			     bool valid, u32 raw)
+{
+	if (valid)
+		nscc_med_push(st, raw, nscc_median_h(c, st->cwnd));
+	if (!st->med_n)
+		return st->avg_ns;
+	return nscc_med_get(st, c->median_lower);
+}
+
+/*
  * Decision delay.  NSCC: the raw queueing delay (RTT above the
  * min-tracked base RTT), or the EWMA when the ACK has none.  MNSCC: the
- * median of the last H raw delays ([M] III-B), H = max(min(W/2, 4), 1)
- * from cwnd; with no new sample, the median of the window still held;
- * with an empty window, the EWMA.
+ * median (nscc_median_delay).
  */
 static u32 nscc_decision_delay(struct nscc_state *st, const struct nscc_cfg *c,
 			       bool valid, u32 raw)
 {
-	if (!c->hmax)
-		return valid ? raw : st->avg_ns;
-	if (valid)
-		dcc_med4_push(&st->med, raw, nscc_median_h(c, st->cwnd));
-	if (!st->med.w.n)
-		return st->avg_ns;
-	if (c->median_lower)	/* nearest rank: n=4 -> 2nd */
-		return dcc_medwin_percentile(&st->med.w, st->med.buf, 50);
-	return dcc_medwin_median(&st->med.w, st->med.buf);
+	if (c->hmax)
+		return nscc_median_delay(st, c, valid, raw);
+	return valid ? raw : st->avg_ns;
 }
 
 /*
@@ -523,5 +591,5 @@ void nscc_on_idle_restart(struct nscc_state *st, u64 now_ns)
 	st->inc_acc = 0;
 	st->received = 0;
 	st->last_adjust = (u32)now_ns;
-	dcc_med4_init(&st->med);
+	st->med_n = 0;
 }

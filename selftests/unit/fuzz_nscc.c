@@ -6,7 +6,7 @@
  * may fall with a sample or rise when the windowed minimum expires), then
  * nscc_on_ack() with a struct dcc_sample in nanoseconds; nscc_on_rto() and
  * nscc_on_idle_restart() on the matching events.  MNSCC's median window
- * (dcc_med4) is part of the law.
+ * (the law's ring of up to 4 delays) is part of the law.
  *
  * The input decodes into one snapshot of the module parameters, each
  * inside its range, the variant (nscc or mnscc), ECN negotiated or not and
@@ -24,13 +24,17 @@
  * [1 us, 1 s], EWMA gain >= 1, H <= 4); cwnd in [min_cwnd, maxwnd] after
  * an ACK and >= min_cwnd after an RTO; the filtered delay never exceeds
  * the largest delay fed to it; the MNSCC window holds at most H <= 4
- * samples and the decision delay lies inside it; the decision (quadrant,
+ * samples and the decision delay lies inside it, and window and median
+ * are exactly those of dcc_lib's sliding window (dcc_med4, fed the same
+ * delays with H = max(min((cwnd / mss) / 2, hmax), 1) by division); the
+ * decision (quadrant,
  * raw delay, mark, MD, QA) is consistent; the returned pacing rate and
  * window are exact (128-bit reference, packet conservation in CA_Loss).
  * UBSan and ASan catch overflow, division by zero and stray accesses.
  */
 #include <string.h>
 
+#include "dcc/median.h"
 #include "dcc/nscc.h"
 #include "fuzz.h"
 
@@ -48,6 +52,7 @@ struct sock_model {
 	u32 max_delay_ns;	/* largest delay the EWMA may have been fed */
 	u32 prior_cwnd;		/* tp->prior_cwnd, packets */
 	u64 now_ns;
+	struct dcc_med4 ref;	/* MNSCC's window, as dcc_lib keeps one */
 };
 
 static void read_params(struct fz *in, struct nscc_params *p)
@@ -125,6 +130,40 @@ static void check_decision(const struct sock_model *ca, const struct nscc_cfg *c
 		    "pacing %llu", (unsigned long long)d->rate_bytes_ps);
 }
 
+/*
+ * MNSCC: the reference window takes the ACK's raw delay as the law's ring
+ * does (H from the window before the ACK), and must hold as many samples
+ * and give the same median (the lower one, or the mean of the middle two).
+ */
+static void check_median(struct sock_model *ca, const struct nscc_cfg *c,
+			 u32 cwnd_before, bool valid, u32 raw, const struct nscc_out *o)
+{
+	u32 w = max_t(u32, cwnd_before / c->mss, 1);
+	u16 h = (u16)clamp_t(u32, w / 2, 1, c->hmax);
+	u32 want;
+
+	if (!c->hmax)
+		return;
+	FUZZ_ASSERT(nscc_median_h(c, cwnd_before) == h, "H %u want %u (cwnd %u mss %u)",
+		    nscc_median_h(c, cwnd_before), h, cwnd_before, c->mss);
+	if (valid)
+		dcc_medwin_push(&ca->ref.w, ca->ref.buf, raw, h);
+	FUZZ_ASSERT(ca->st.med_n == ca->ref.w.n, "window %u samples, reference %u",
+		    ca->st.med_n, ca->ref.w.n);
+	if (!ca->ref.w.n)
+		return;
+	want = c->median_lower ? dcc_medwin_percentile(&ca->ref.w, ca->ref.buf, 50) :
+				 dcc_medwin_median(&ca->ref.w, ca->ref.buf);
+	FUZZ_ASSERT(o->delay_ns == want, "median %u want %u (n %u)", o->delay_ns, want,
+		    ca->ref.w.n);
+}
+
+/* the newest @i-th sample of the MNSCC ring (nscc_law.c) */
+static u32 med_at(const struct nscc_state *s, u32 i)
+{
+	return s->med[(s->med_pos - 1u - i) % NSCC_MED_HMAX];
+}
+
 static void check_state(const struct sock_model *ca, const struct nscc_cfg *c)
 {
 	const struct nscc_state *s = &ca->st;
@@ -132,8 +171,8 @@ static void check_state(const struct sock_model *ca, const struct nscc_cfg *c)
 	FUZZ_ASSERT(s->avg_ns <= ca->max_delay_ns, "avg %u ns above every sample (%u)",
 		    s->avg_ns, ca->max_delay_ns);
 	FUZZ_ASSERT(s->quadrant <= NSCC_Q_LOSS, "quadrant %u", s->quadrant);
-	FUZZ_ASSERT(s->med.w.n <= c->hmax, "median window holds %u (H max %u)",
-		    s->med.w.n, c->hmax);
+	FUZZ_ASSERT(s->med_n <= c->hmax, "median window holds %u (H max %u)",
+		    s->med_n, c->hmax);
 	FUZZ_ASSERT(s->flags & NSCC_S_INITED, "flags %#x", s->flags);
 }
 
@@ -160,12 +199,18 @@ static void check_ack(const struct sock_model *ca, const struct nscc_cfg *c,
 		    o->quadrant);
 	FUZZ_ASSERT(!o->qa || o->quadrant == NSCC_Q_QA, "QA in quadrant %u",
 		    o->quadrant);
-	if (c->hmax && s->med.w.n) {
-		u32 lo = dcc_medwin_percentile(&s->med.w, s->med.buf, 0);
-		u32 hi = dcc_medwin_percentile(&s->med.w, s->med.buf, 100);
+	if (c->hmax && s->med_n) {
+		u32 lo = U32_MAX, hi = 0;
 
+		for (u32 i = 0; i < s->med_n; i++) {
+			lo = min(lo, med_at(s, i));
+			hi = max(hi, med_at(s, i));
+		}
 		FUZZ_ASSERT(o->delay_ns >= lo && o->delay_ns <= hi,
 			    "median %u outside [%u, %u]", o->delay_ns, lo, hi);
+		if (!a->why)
+			FUZZ_ASSERT(med_at(s, 0) == raw, "newest sample %u, raw %u",
+				    med_at(s, 0), raw);
 	}
 	if (!c->hmax && !a->why)
 		FUZZ_ASSERT(o->delay_ns == raw, "delay %u, raw %u", o->delay_ns,
@@ -183,7 +228,7 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 	u32 rtt_us = fz_rtt_us(in);
 	u32 rtt = (u32)min_t(u64, dcc_us_to_ns(rtt_us) + fz_raw(in, 2) % 1000,
 			     DCC_SAMPLE_RTT_MAX_NS);
-	u32 pkts, losses = 0, inflight;
+	u32 pkts, losses = 0, inflight, cwnd_before;
 	const struct nscc_cfg *c;
 	struct dcc_decision d;
 	struct dcc_sample a;
@@ -215,7 +260,10 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 		.why = valid ? 0 : DCC_SAMPLE_NO_RTT,
 	};
 	inflight = f & 32 ? (u32)fz_raw(in, 4) : 10;
+	cwnd_before = ca->st.cwnd;
 	nscc_on_ack(&ca->st, c, &a, ca->srtt_ns, inflight, f & 64, in_loss, &d, &o);
+	check_median(ca, c, cwnd_before, valid,
+		     valid && rtt > c->base_ns ? rtt - c->base_ns : 0, &o);
 	check_ack(ca, c, &a, inflight, in_loss, &d, &o);
 }
 
@@ -278,6 +326,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c = nscc_cfg(&ca);
 	check_cfg(&ca, c);
 	nscc_state_init(&ca.st, c, ca.now_ns);
+	dcc_med4_init(&ca.ref);
 	ca.prior_cwnd = (ca.st.cwnd + ca.mss - 1) / ca.mss;
 	nscc_decide(&ca.st, c, ca.srtt_ns, &d);
 	check_decision(&ca, c, &d);
@@ -298,6 +347,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 13:	/* CA_EVENT_TX_START after more than a base RTT */
 			nscc_on_idle_restart(&ca.st, ca.now_ns);
+			dcc_med4_init(&ca.ref);
 			break;
 		case 14:	/* the windowed min RTT expired: it may rise */
 			ca.min_rtt_us = fz_rtt_us(&in);
