@@ -19,7 +19,8 @@
  *	nscc_quick_adapt	once per base RTT + target: reset if starved
  *	nscc_quadrant		proportional / fair / MD / steer
  *	nscc_fulfill		apply the batched credit, eta per network RTT
- *	nscc_decide		pacing rate and window for the glue
+ *	nscc_decision_holds	does the decision in force still stand?
+ *	nscc_decide_at		if not: pacing rate and window for the glue
  * The configuration it reads (struct nscc_cfg) is resolved by
  * nscc_resolve() at socket init and when its inputs change, never per ACK.
  */
@@ -188,7 +189,7 @@ void nscc_state_init(struct nscc_state *st, const struct nscc_cfg *c,
 	st->cwnd = c->init_cwnd;
 	st->last_adjust = (u32)now_ns;
 	st->last_dec = (u32)now_ns - c->base_ns - 1;	/* an MD may come at once */
-	st->flags = NSCC_S_INITED;
+	st->flags = NSCC_S_INITED;	/* no decision in force yet: dec_cwnd 0 */
 }
 
 /*
@@ -521,17 +522,44 @@ static bool nscc_fulfill(struct nscc_state *st, const struct nscc_cfg *c,
 	return true;
 }
 
-void nscc_decide(const struct nscc_state *st, const struct nscc_cfg *c,
-		 u64 srtt_ns, struct dcc_decision *d)
+/*
+ * The decision in force still stands: it was made for this window (a
+ * stale one, dec_cwnd 0, never was: cwnd >= min_cwnd >= 2 bytes) and
+ * @srtt is inside the band of its rate (NSCC_SRTT_FALL/RISE: nscc.h).
+ * One unsigned compare tests the band: below srtt_lo wraps to above.
+ */
+static bool nscc_decision_holds(const struct nscc_state *st, u64 srtt)
 {
-	u64 srtt = srtt_ns ? srtt_ns : c->base_ns;
+	return st->cwnd == st->dec_cwnd && srtt - st->srtt_lo <= st->srtt_span;
+}
 
+/* Fill @d for the window and @srtt (ns, > 0); it becomes the one in force. */
+static void nscc_decide_at(struct nscc_state *st, const struct nscc_cfg *c,
+			   u64 srtt, struct dcc_decision *d)
+{
 	/* cwnd (< 2^32) * gain (<= 1000) * 1e9: 128-bit product */
 	d->rate_bytes_ps = dcc_mul_div((u64)st->cwnd * c->pacing_gain_pct,
 				       DCC_NSEC_PER_SEC, srtt * 100);
 	d->cwnd_bytes = st->cwnd;
 	d->flags = 0;
 	d->changed = true;
+	st->dec_cwnd = st->cwnd;
+	/* srtt < 2^42 ns (nscc.h): lo and span cannot wrap */
+	st->srtt_lo = srtt - (srtt >> NSCC_SRTT_FALL);
+	st->srtt_span = (srtt >> NSCC_SRTT_FALL) + (srtt >> NSCC_SRTT_RISE);
+}
+
+/* srtt for the pacing rate: the kernel's, or the base RTT before one */
+static u64 nscc_pacing_srtt(const struct nscc_cfg *c, u64 srtt_ns)
+{
+	return srtt_ns ? srtt_ns : c->base_ns;
+}
+
+void nscc_decide(struct nscc_state *st, const struct nscc_cfg *c,
+		 u64 srtt_ns, struct dcc_decision *d)
+{
+	nscc_clamp(st, c);	/* dec_cwnd is a clamped window (nscc_on_ack) */
+	nscc_decide_at(st, c, nscc_pacing_srtt(c, srtt_ns), d);
 }
 
 void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
@@ -572,11 +600,22 @@ void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
 out:
 	nscc_clamp(st, c);
 	st->quadrant = o->quadrant;
-	nscc_decide(st, c, srtt_ns, d);
-	/* after an RTO, packet conservation until recovery ends (ours) */
-	if (in_loss)
+
+	if (likely(!in_loss && nscc_decision_holds(st, nscc_pacing_srtt(c, srtt_ns)))) {
+		d->changed = false;
+		return;
+	}
+	nscc_decide_at(st, c, nscc_pacing_srtt(c, srtt_ns), d);
+	/*
+	 * After an RTO, packet conservation until recovery ends (ours): the
+	 * window follows inflight, so every ACK in CA_Loss decides, and the
+	 * first one after it too (stale: the socket holds a conserved window).
+	 */
+	if (in_loss) {
 		d->cwnd_bytes = min_t(u64, d->cwnd_bytes,
 				      ((u64)inflight_pkts + max_t(u32, s->acked, 1)) * mss);
+		nscc_decision_stale(st);
+	}
 }
 
 void nscc_on_rto(struct nscc_state *st, const struct nscc_cfg *c, u32 mss)

@@ -8,8 +8,9 @@
  * decision delay; then byte counters, the delay EWMA of the raw samples,
  * quick adapt, the four quadrants with fast increase, the batched credit
  * applied at fulfill, eta once per network RTT, MD at most once per base
- * RTT, the pacing rate).  ECN not negotiated: the delay mark is taken on
- * the median.  Body, parameters and load: bench_nscc.h.
+ * RTT, and the pacing rate when the decision changes).  ECN not
+ * negotiated: the delay mark is taken on the median.  Body, parameters
+ * and load: bench_nscc.h.
  */
 #define BENCH_NSCC_MEDIAN true
 #include "bench_nscc.h"
