@@ -147,7 +147,7 @@ struct nscc_cfg {
 	u64 eta;		/* bytes per network RTT */
 	u64 fi_scale_q16;	/* bytes per acked byte, Q16 */
 	u64 qa_thresh_ns;	/* QA delay test */
-	u64 mark_ns;		/* delay that counts as a mark (0 = none) */
+	u64 mark_ns;		/* delay that counts as a mark (U64_MAX: none) */
 	u64 med_full_cwnd;	/* MNSCC: cwnd from which H = hmax, bytes */
 	u32 maxwnd;		/* bytes */
 	u32 min_cwnd;		/* bytes */
@@ -157,6 +157,9 @@ struct nscc_cfg {
 	u32 nrtt_ns;		/* network RTT (scaling, adjust period) */
 	u32 target_ns;
 	u32 fi_thresh_ns;
+	u32 qa_ns;		/* QA period: base_ns + target_ns (<= 2 s) */
+	u32 emerg_ns;		/* EWMA emergency: min(5 base_ns, U32_MAX) */
+	u32 untrusted_ns;	/* EWMA input for an untrusted delay: base / 4 */
 	u32 fulfill_bytes;
 	u32 gamma_q16;
 	u32 floor_q16;
