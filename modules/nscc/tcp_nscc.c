@@ -394,15 +394,16 @@ static void nscc_release(struct sock *sk)
 	nscc_conf_free(inet_csk_ca(sk));	/* NULL if init never ran */
 }
 
-/* Tracepoint fields stay in us (nscc_trace.h); the law's times are ns. */
-static void nscc_trace(struct sock *sk, const struct nscc *ca,
-		       const struct nscc_cfg *c, const struct dcc_sample *s,
-		       const struct nscc_out *o)
+/*
+ * Tracepoint fields stay in us (nscc_trace.h); the law's times are ns.
+ * Out of line: the caller tests trace_nscc_ack_enabled(), a static branch.
+ */
+static noinline void nscc_trace(struct sock *sk, const struct nscc *ca,
+				const struct nscc_cfg *c, const struct dcc_sample *s,
+				const struct nscc_out *o)
 {
 	u8 f;
 
-	if (!trace_nscc_ack_enabled())
-		return;
 	if (!(o->md || o->qa || o->fulfill || o->quadrant >= NSCC_Q_STEER))
 		return;
 	f = (o->mark ? NSCC_TF_MARK : 0) | (s->ce ? NSCC_TF_CE : 0) |
@@ -426,9 +427,10 @@ static __always_inline void nscc_ack(struct sock *sk, struct nscc *ca,
 				     const struct nscc_cfg *c)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct dcc_decision d;
+	/* nscc_on_ack() writes both before they are read: no zeroing */
+	struct dcc_decision d __uninitialized;
+	struct nscc_out o __uninitialized;
 	struct dcc_sample s;
-	struct nscc_out o;
 
 	dcc_sample_get(sk, rs, &s, 0);
 	/*
@@ -442,7 +444,8 @@ static __always_inline void nscc_ack(struct sock *sk, struct nscc *ca,
 		    inet_csk(sk)->icsk_ca_state == TCP_CA_Loss, &d, &o);
 	if (d.changed)
 		nscc_apply(sk, ca, &d);
-	nscc_trace(sk, ca, c, &s, &o);
+	if (trace_nscc_ack_enabled())
+		nscc_trace(sk, ca, c, &s, &o);
 }
 
 /*
@@ -477,10 +480,22 @@ static void nscc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	nscc_ack(sk, ca, rs, &k->c);
 }
 
+/*
+ * RTO: one packet less [H] (the stack set snd_cwnd to inflight + 1; the
+ * law conserves packets while in Loss).  Out of line, with its config
+ * buffer: cwnd_event also runs per CE change on a receiver.
+ */
+static noinline void nscc_rto(struct sock *sk, struct nscc *ca)
+{
+	struct nscc_cfg tmp;
+
+	nscc_on_rto(&ca->st, nscc_cfg(sk, ca, &tmp),
+		    max_t(u32, tcp_sk(sk)->mss_cache, 1));
+}
+
 static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct nscc *ca = inet_csk_ca(sk);
-	struct nscc_cfg tmp;
 	bool ce;
 
 	switch (ev) {
@@ -492,13 +507,8 @@ static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		ca->st.glue = (ca->st.glue & ~NSCC_G_CE) | (ce ? NSCC_G_CE : 0);
 		break;
 	case CA_EVENT_LOSS:
-		/*
-		 * RTO: one packet less [H] (the stack set snd_cwnd to
-		 * inflight + 1; the law conserves packets while in Loss)
-		 */
 		if (ca->st.flags & NSCC_S_INITED)
-			nscc_on_rto(&ca->st, nscc_cfg(sk, ca, &tmp),
-				    max_t(u32, tcp_sk(sk)->mss_cache, 1));
+			nscc_rto(sk, ca);
 		break;
 	case CA_EVENT_TX_START:
 		/*
