@@ -427,10 +427,13 @@ static __always_inline void nscc_ack(struct sock *sk, struct nscc *ca,
 				     const struct nscc_cfg *c)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	/* nscc_on_ack() writes both before they are read: no zeroing */
+	/*
+	 * No zeroing: dcc_sample_get() writes every field of the sample, and
+	 * nscc_on_ack() the decision and its outputs before they are read.
+	 */
 	struct dcc_decision d __uninitialized;
+	struct dcc_sample s __uninitialized;
 	struct nscc_out o __uninitialized;
-	struct dcc_sample s;
 
 	dcc_sample_get(sk, rs, &s, 0);
 	/*
