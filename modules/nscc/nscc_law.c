@@ -74,6 +74,14 @@ static u32 sat_add32(u32 a, u64 b)
 	return r > U32_MAX ? U32_MAX : (u32)r;
 }
 
+/* a + b saturated, both u32: the carry is the overflow */
+static u32 sat_add_u32(u32 a, u32 b)
+{
+	u32 r = a + b;
+
+	return r < a ? U32_MAX : r;
+}
+
 static u32 sat_sub32(u32 a, u32 b)
 {
 	return a > b ? a - b : 0;
@@ -253,8 +261,8 @@ u32 nscc_md_keep_q16(const struct nscc_cfg *c, u32 avg_ns)
  */
 static void nscc_count_bytes(struct nscc_state *st, u32 b)
 {
-	st->received = sat_add32(st->received, b);
-	st->achieved = sat_add32(st->achieved, b);
+	st->received = sat_add_u32(st->received, b);
+	st->achieved = sat_add_u32(st->achieved, b);
 	if (unlikely(st->ignore_left))	/* only just after a QA */
 		st->ignore_left = sat_sub32(st->ignore_left, b);
 }
@@ -441,7 +449,7 @@ static bool nscc_fast_increase(struct nscc_state *st, const struct nscc_cfg *c,
 			       u32 b, u32 d)
 {
 	if (d < c->fi_thresh_ns) {
-		st->fi_count = sat_add32(st->fi_count, b);
+		st->fi_count = sat_add_u32(st->fi_count, b);
 		if (st->fi_count > st->cwnd || (st->flags & NSCC_S_INCREASE)) {
 			/* b < 2^32, fi_scale < 2^54: 128-bit product */
 			st->cwnd = sat_add32(st->cwnd, mul_shr_sat(b, c->fi_scale_q16, 16));
@@ -606,7 +614,6 @@ void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
 	/* increase only while cwnd-limited (ours: [H] is always backlogged) */
 	bool grow = cwnd_limited || !c->cwnd_limited_only;
 
-	*o = (struct nscc_out){ 0 };
 	nscc_count_bytes(st, b);
 	md_ok = nscc_age_md(st, c, now);
 	if (valid)	/* queueing delay: RTT above the base RTT */
@@ -621,9 +628,7 @@ void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
 	else
 		delay = valid ? raw : st->avg_ns;
 	mark = nscc_is_mark(c, s->ce, valid, delay);
-	o->mark = mark;
-	o->delay_ns = delay;
-	o->raw_ns = raw;
+	*o = (struct nscc_out){ .delay_ns = delay, .raw_ns = raw, .mark = mark };
 	if (valid)
 		nscc_update_delay(st, c, c->median_ewma ? delay : raw, mark);
 
@@ -646,7 +651,11 @@ void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
 	}
 	st->quadrant = o->quadrant;
 
-	if (likely(!in_loss && nscc_decision_holds(st, nscc_pacing_srtt(c, srtt_ns)))) {
+	/*
+	 * srtt_ns 0 (no RTT sample yet: the rate paces on the base RTT) is
+	 * below every band, so those few ACKs all decide.
+	 */
+	if (likely(!in_loss && nscc_decision_holds(st, srtt_ns))) {
 		d->changed = false;
 		return;
 	}
