@@ -59,7 +59,19 @@
  *   fi_scale: fast-increase bytes per acked byte, Q16 (u64).
  *   gamma, md floor, EWMA gains: Q16 (u32, <= 65536).
  *   pacing:   cwnd (< 2^32) * gain_pct (<= 1000) * 1e9 / (srtt_ns * 100),
- *             128-bit product (dcc_mul_div), bytes/s.
+ *             128-bit product (dcc_mul_div), bytes/s.  Computed only when
+ *             the decision changes (below); srtt_lo/srtt_span: the srtt
+ *             band (ns, u64: the stack's srtt is us << 3, < 2^42 ns) in
+ *             which the rate in force still stands.
+ *
+ * Decisions.  nscc_on_ack() reports a decision (dcc_decision.changed)
+ * only when one may differ from the one in force: the window in bytes
+ * moved (fulfill, fast increase, MD, QA, loss, a clamp, an RTO or undo
+ * between ACKs), srtt left the band of the rate in force (NSCC_SRTT_FALL,
+ * NSCC_SRTT_RISE), the socket is in CA_Loss (the conserved window follows
+ * inflight every ACK) or just left it, or the caller marked the decision
+ * stale (nscc_decision_stale(): config refreshed, the stack wrote
+ * snd_cwnd).  Every other ACK only feeds the estimators and credit.
  *
  * Reference network [H initNsccParams]: 100 Gbit/s, 12 us, MSS_ref 4096,
  * MTU_ref 4160: ref_bdp = 150000 B.  Per-RTT steps are kept the same
@@ -70,14 +82,24 @@
 #define _DCC_NSCC_H
 
 #include "fixp.h"
-#include "median.h"
 #include "sample.h"
 
 #define NSCC_MSS_REF		4096u
 #define NSCC_MTU_REF		4160u
 #define NSCC_REF_BDP		150000u		/* 12.5 GB/s * 12 us */
 #define NSCC_CWND_MAX		0xffffffffu
-#define NSCC_MED_HMAX		4		/* [M] Eq. 9: H <= 4 */
+#define NSCC_MED_HMAX		4		/* [M] Eq. 9: H <= 4 (a power of 2) */
+
+/*
+ * The band of srtt around the one the rate in force was computed for in
+ * which it still stands, as shifts of that srtt: a fall of more than 1/32
+ * or a rise of more than 1/8 asks for a new decision.  The pacing rate is
+ * a loose bound (pacing_gain_pct, 120% by default, of cwnd / srtt: the
+ * window binds): a falling srtt would let it bind, so it follows within
+ * 3%; a rising one only loosens it (at most +12.5% above the gain).
+ */
+#define NSCC_SRTT_FALL		5		/* srtt >> 5: 1/32 */
+#define NSCC_SRTT_RISE		3		/* srtt >> 3: 1/8 */
 
 /*
  * The module parameters, raw, as one snapshot (every socket keeps the
@@ -125,7 +147,8 @@ struct nscc_cfg {
 	u64 eta;		/* bytes per network RTT */
 	u64 fi_scale_q16;	/* bytes per acked byte, Q16 */
 	u64 qa_thresh_ns;	/* QA delay test */
-	u64 mark_ns;		/* delay that counts as a mark (0 = none) */
+	u64 mark_ns;		/* delay that counts as a mark (U64_MAX: none) */
+	u64 med_full_cwnd;	/* MNSCC: cwnd from which H = hmax, bytes */
 	u32 maxwnd;		/* bytes */
 	u32 min_cwnd;		/* bytes */
 	u32 init_cwnd;		/* bytes */
@@ -134,6 +157,9 @@ struct nscc_cfg {
 	u32 nrtt_ns;		/* network RTT (scaling, adjust period) */
 	u32 target_ns;
 	u32 fi_thresh_ns;
+	u32 qa_ns;		/* QA period: base_ns + target_ns (<= 2 s) */
+	u32 emerg_ns;		/* EWMA emergency: min(5 base_ns, U32_MAX) */
+	u32 untrusted_ns;	/* EWMA input for an untrusted delay: base / 4 */
 	u32 fulfill_bytes;
 	u32 gamma_q16;
 	u32 floor_q16;
@@ -172,10 +198,17 @@ enum nscc_quadrant {
 	NSCC_Q_LOSS = 6,	/* loss: cwnd -= lost bytes */
 };
 
-/* Per-socket law state: 88 bytes (the kernel adds 16 around it). */
+/*
+ * Per-socket law state: 88 bytes (the kernel adds 16 around it).  MNSCC's
+ * window of raw delays is a ring of NSCC_MED_HMAX samples: med_n newest
+ * ones held, the next written at med_pos & (NSCC_MED_HMAX - 1) (nscc_law.c).
+ */
 struct nscc_state {
 	u64 inc_acc;		/* increase credit, bytes^2 */
+	u64 srtt_lo;		/* ns: the rate in force stands for srtt in */
+	u64 srtt_span;		/* [srtt_lo, srtt_lo + srtt_span] */
 	u32 cwnd;		/* bytes */
+	u32 dec_cwnd;		/* cwnd of the decision in force; 0 = stale */
 	u32 avg_ns;		/* EWMA of queueing delay, ns */
 	u32 received;		/* bytes since the last fulfill */
 	u32 achieved;		/* bytes in the current QA window */
@@ -184,11 +217,12 @@ struct nscc_state {
 	u32 last_dec;		/* ns, low 32 bits: last MD */
 	u32 last_adjust;	/* ns, low 32 bits: last eta */
 	u32 qa_start;		/* ns, low 32 bits: start of the QA window */
+	u32 med[NSCC_MED_HMAX];	/* MNSCC: ring of raw queueing delays, ns */
+	u8 med_n;		/* samples in the median window, <= H */
+	u8 med_pos;		/* ring slot of the next sample (mod 4) */
 	u8 flags;		/* NSCC_S_* */
 	u8 quadrant;		/* last decision (enum nscc_quadrant) */
 	u8 glue;		/* owned by the caller (kernel flags) */
-	u8 pad;
-	struct dcc_med4 med;	/* MNSCC: last H queueing delays, ns */
 };
 
 /* What the ACK did (tracepoint / unit tests). */
@@ -211,17 +245,32 @@ void nscc_state_init(struct nscc_state *st, const struct nscc_cfg *c,
  * packets it marked lost, s->why == 0 for a usable RTT.  Kernel facts:
  * @srtt_ns (0: base RTT), @inflight_pkts (packets in flight after the
  * ACK), @cwnd_limited, @in_loss (CA_Loss: packet conservation after an
- * RTO).  Updates @st; @d gets the pacing rate and the window in bytes,
- * @o what the ACK did.
+ * RTO).  Updates @st; @o gets what the ACK did.  @d: changed = false when
+ * the decision in force stands (most ACKs; rate and window are then not
+ * set), else changed = true with the pacing rate and the window in bytes,
+ * which become the decision in force.
  */
 void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
 		 const struct dcc_sample *s, u64 srtt_ns, u32 inflight_pkts,
 		 bool cwnd_limited, bool in_loss, struct dcc_decision *d,
 		 struct nscc_out *o);
 
-/* Pacing rate and window for the current state (socket init). */
-void nscc_decide(const struct nscc_state *st, const struct nscc_cfg *c,
+/*
+ * Pacing rate and window for the current state, always filled (socket
+ * init, and a caller that lost track): they become the decision in force.
+ */
+void nscc_decide(struct nscc_state *st, const struct nscc_cfg *c,
 		 u64 srtt_ns, struct dcc_decision *d);
+
+/*
+ * The decision in force no longer holds on the socket (the caller resolved
+ * a new config, or the stack wrote snd_cwnd itself): the next ACK decides
+ * again.  No window is 0 bytes (cwnd >= min_cwnd >= 2).
+ */
+static inline void nscc_decision_stale(struct nscc_state *st)
+{
+	st->dec_cwnd = 0;
+}
 
 /* RTO (CA_EVENT_LOSS): cwnd -= one packet [H]. */
 void nscc_on_rto(struct nscc_state *st, const struct nscc_cfg *c, u32 mss);

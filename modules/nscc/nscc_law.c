@@ -11,18 +11,30 @@
  * neutral sample (include/dcc/sample.h), "now" = s->rx_ns.  Its steps:
  *	nscc_count_bytes	fulfill / QA / post-QA byte counters
  *	nscc_age_md		keep the MD stamp from aliasing (32-bit ns)
- *	nscc_decision_delay	raw queueing delay, or MNSCC's median of H
+ *	nscc_median_delay	MNSCC: median of the last H raw delays
  *	nscc_is_mark		CE echo, or a delay-derived mark
  *	nscc_update_delay	the trust-biased EWMA
  *	nscc_on_loss		a NACK: EWMA, cwnd -= lost bytes, QA trigger
  *	nscc_quick_adapt	once per base RTT + target: reset if starved
  *	nscc_quadrant		proportional / fair / MD / steer
  *	nscc_fulfill		apply the batched credit, eta per network RTT
- *	nscc_decide		pacing rate and window for the glue
+ *	nscc_decision_holds	does the decision in force still stand?
+ *	nscc_decide_at		if not: pacing rate and window for the glue
  * The configuration it reads (struct nscc_cfg) is resolved by
  * nscc_resolve() at socket init and when its inputs change, never per ACK.
  */
+#include "dcc/median.h"
 #include "dcc/nscc.h"
+
+/*
+ * The rare paths (quick adapt, a loss, a changed decision) stay out of
+ * nscc_on_ack() in the kernel, whose frame and registers they would
+ * otherwise burden on every ACK.  The userspace build (tests, bench) has
+ * no noinline and lets the compiler choose (the bench counts the same).
+ */
+#ifndef noinline
+#define noinline
+#endif
 
 const struct nscc_params nscc_params_default = {
 	.nic_mbps = 100000,		/* the UE reference NIC, 100 Gbit/s */
@@ -62,6 +74,14 @@ static u32 sat_add32(u32 a, u64 b)
 	return r > U32_MAX ? U32_MAX : (u32)r;
 }
 
+/* a + b saturated, both u32: the carry is the overflow */
+static u32 sat_add_u32(u32 a, u32 b)
+{
+	u32 r = a + b;
+
+	return r < a ? U32_MAX : r;
+}
+
 static u32 sat_sub32(u32 a, u32 b)
 {
 	return a > b ? a - b : 0;
@@ -84,6 +104,12 @@ static u64 mul_shr_sat(u64 a, u64 b, unsigned int shift)
 static u32 pct_of(u32 v, u32 pct)
 {
 	return clamp_u64_u32((u64)v * pct / 100);
+}
+
+/* bytes per packet of a sample (>= 1 by sample.h; never divide by 0) */
+static u32 nscc_mss(const struct dcc_sample *s)
+{
+	return max_t(u32, s->mss, 1);
 }
 
 /* a u32 duration in ns, clamped to [1 us, 1 s] */
@@ -147,17 +173,21 @@ void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 				   (u64)nrtt * p->target_pct / 100);
 	c->fi_thresh_ns = p->fi_thresh_us ? nscc_dur_ns(dcc_us_to_ns(p->fi_thresh_us)) :
 					    nscc_dur_ns(nrtt / 12);
+	c->qa_ns = c->base_ns + c->target_ns;		/* <= 2e9 < 2^32 */
+	c->emerg_ns = clamp_u64_u32(5ULL * c->base_ns);
+	c->untrusted_ns = c->base_ns / 4;
 	/* <= 1e9 * 1e4 / 100 = 1e11 ns: u64 */
 	c->qa_thresh_ns = (u64)c->target_ns * p->qa_thresh_pct / 100;
 	c->fulfill_bytes = p->fulfill_bytes;
 	mark_pct = ecn ? p->ecn_backstop_pct : p->noecn_mark_pct;
-	c->mark_ns = mark_pct ? max_t(u64, (u64)c->target_ns * mark_pct / 100, 1) : 0;
+	c->mark_ns = mark_pct ? max_t(u64, (u64)c->target_ns * mark_pct / 100, 1) : U64_MAX;
 	c->gamma_q16 = (u32)((u64)p->gamma_pct * 65536 / 100);
 	c->floor_q16 = (u32)((u64)p->md_floor_pct * 65536 / 100);
 	c->ewma_q16 = max_t(u32, (u32)((u64)p->delay_alpha_ppm * 65536 / 1000000), 1);
 	c->pacing_gain_pct = p->pacing_gain_pct;
 	c->qa_gate = (u8)min_t(u32, p->qa_gate, 31);
 	c->hmax = mnscc ? (u8)clamp_t(u32, p->median_hmax, 1, NSCC_MED_HMAX) : 0;
+	c->med_full_cwnd = 2ULL * c->hmax * mss;	/* < 2^35 */
 	c->median_ewma = mnscc && p->median_ewma;
 	c->median_lower = p->median_lower;
 	c->cwnd_limited_only = p->cwnd_limited_only;
@@ -185,8 +215,7 @@ void nscc_state_init(struct nscc_state *st, const struct nscc_cfg *c,
 	st->cwnd = c->init_cwnd;
 	st->last_adjust = (u32)now_ns;
 	st->last_dec = (u32)now_ns - c->base_ns - 1;	/* an MD may come at once */
-	dcc_med4_init(&st->med);
-	st->flags = NSCC_S_INITED;
+	st->flags = NSCC_S_INITED;	/* no decision in force yet: dec_cwnd 0 */
 }
 
 /*
@@ -197,14 +226,22 @@ void nscc_state_init(struct nscc_state *st, const struct nscc_cfg *c,
  * exactly when outliers have already pushed the window down: in the
  * packet model (test_nscc_law, 1 of 4 paths +30 ms) MNSCC then collapsed
  * like NSCC.
+ *
+ * H = clamp((cwnd / mss) / 2, 1, hmax) without the division: H >= h
+ * exactly when cwnd >= 2 h mss (floor(cwnd / mss) >= 2 h).  A window of
+ * 2 hmax packets or more (the usual case) costs one compare against
+ * med_full_cwnd; below it, H counts down from hmax - 1 (2 * 4 * mss <
+ * 2^35 in u64).
  */
 u16 nscc_median_h(const struct nscc_cfg *c, u32 cwnd)
 {
-	u32 w = max_t(u32, cwnd / max_t(u32, c->mss, 1), 1);
+	u32 h = c->hmax;
 
-	if (!c->hmax)
-		return 0;
-	return (u16)clamp_t(u32, w / 2, 1, c->hmax);	/* [M] Eq. 9 */
+	if (cwnd >= c->med_full_cwnd)
+		return (u16)h;
+	while (h > 1 && cwnd < 2ULL * h * c->mss)
+		h--;
+	return (u16)h;
 }
 
 u32 nscc_md_keep_q16(const struct nscc_cfg *c, u32 avg_ns)
@@ -224,30 +261,76 @@ u32 nscc_md_keep_q16(const struct nscc_cfg *c, u32 avg_ns)
  */
 static void nscc_count_bytes(struct nscc_state *st, u32 b)
 {
-	st->received = sat_add32(st->received, b);
-	st->achieved = sat_add32(st->achieved, b);
-	st->ignore_left = sat_sub32(st->ignore_left, b);
+	st->received = sat_add_u32(st->received, b);
+	st->achieved = sat_add_u32(st->achieved, b);
+	if (unlikely(st->ignore_left))	/* only just after a QA */
+		st->ignore_left = sat_sub32(st->ignore_left, b);
 }
 
 /*
- * Decision delay.  NSCC: the raw queueing delay (RTT above the
- * min-tracked base RTT), or the EWMA when the ACK has none.  MNSCC: the
- * median of the last H raw delays ([M] III-B), H = max(min(W/2, 4), 1)
- * from cwnd; with no new sample, the median of the window still held;
- * with an empty window, the EWMA.
+ * MNSCC's window [M III-B]: the newest med_n (<= H) raw delays, in a ring
+ * of NSCC_MED_HMAX slots.  A push writes the next slot and holds at most
+ * H samples, the newest: exactly a sliding window whose H may change from
+ * push to push (it follows cwnd), as the older samples past med_n are
+ * never read again.  med_pos is a u8: 256 is a multiple of the ring size,
+ * so its wrap keeps the slot order.
  */
-static u32 nscc_decision_delay(struct nscc_state *st, const struct nscc_cfg *c,
-			       bool valid, u32 raw)
+static void nscc_med_push(struct nscc_state *st, u32 v, u32 h)
 {
-	if (!c->hmax)
-		return valid ? raw : st->avg_ns;
+	st->med[st->med_pos++ & (NSCC_MED_HMAX - 1)] = v;
+	st->med_n = (u8)min_t(u32, st->med_n + 1u, h);
+}
+
+/* the i-th newest sample of the ring (0 = the last pushed) */
+static u32 nscc_med_at(const struct nscc_state *st, u32 i)
+{
+	return st->med[(st->med_pos - 1u - i) & (NSCC_MED_HMAX - 1)];
+}
+
+/* the lower median of a, b (@lower), or their mean rounded down */
+static u32 nscc_med_mid(u32 a, u32 b, bool lower)
+{
+	u32 lo = min(a, b);
+
+	return lower ? lo : lo + (max(a, b) - lo) / 2;	/* no overflow */
+}
+
+/*
+ * Median of the window's med_n (1..4) samples.  Even windows take the
+ * lower median (nearest rank, @lower: n = 4 -> the 2nd smallest) or the
+ * mean of the middle two, rounded down.  Compare-exchanges, no sorting:
+ * of two pairs' minima and maxima, the larger minimum and the smaller
+ * maximum are the middle two of four, in either order.  A full window
+ * (all four slots, in any order) is the usual case.
+ */
+static u32 nscc_med_get(const struct nscc_state *st, bool lower)
+{
+	const u32 *m = st->med;
+
+	if (likely(st->med_n == NSCC_MED_HMAX))
+		return nscc_med_mid(max(min(m[0], m[1]), min(m[2], m[3])),
+				    min(max(m[0], m[1]), max(m[2], m[3])), lower);
+	if (st->med_n == 3)
+		return dcc_med3(nscc_med_at(st, 0), nscc_med_at(st, 1),
+				nscc_med_at(st, 2));
+	if (st->med_n == 2)
+		return nscc_med_mid(nscc_med_at(st, 0), nscc_med_at(st, 1), lower);
+	return nscc_med_at(st, 0);
+}
+
+/*
+ * MNSCC's decision delay: the median of the last H raw delays ([M]
+ * III-B), H = max(min(W/2, 4), 1) from cwnd; with no new sample, the
+ * median of the window still held; with an empty window, the EWMA.
+ */
+static u32 nscc_median_delay(struct nscc_state *st, const struct nscc_cfg *c,
+			     bool valid, u32 raw)
+{
 	if (valid)
-		dcc_med4_push(&st->med, raw, nscc_median_h(c, st->cwnd));
-	if (!st->med.w.n)
+		nscc_med_push(st, raw, nscc_median_h(c, st->cwnd));
+	if (!st->med_n)
 		return st->avg_ns;
-	if (c->median_lower)	/* nearest rank: n=4 -> 2nd */
-		return dcc_medwin_percentile(&st->med.w, st->med.buf, 50);
-	return dcc_medwin_median(&st->med.w, st->med.buf);
+	return nscc_med_get(st, c->median_lower);
 }
 
 /*
@@ -261,7 +344,8 @@ static u32 nscc_decision_delay(struct nscc_state *st, const struct nscc_cfg *c,
  */
 static bool nscc_is_mark(const struct nscc_cfg *c, bool ce, bool valid, u32 delay)
 {
-	return ce || (c->mark_ns && (valid || c->hmax) && delay >= c->mark_ns);
+	/* mark_ns U64_MAX (none) is above every u32 delay */
+	return ce || (delay >= c->mark_ns && (valid || c->hmax));
 }
 
 /*
@@ -273,20 +357,18 @@ static bool nscc_is_mark(const struct nscc_cfg *c, bool ce, bool valid, u32 dela
 static void nscc_update_delay(struct nscc_state *st, const struct nscc_cfg *c,
 			      u32 d, bool skip)
 {
-	u32 gain = c->ewma_q16;
+	u32 gain = c->ewma_q16, avg = st->avg_ns;
 	u32 sample = d;
-	s64 diff;
 
 	if (!skip && d > c->target_ns)
-		sample = c->base_ns / 4;
-	else if ((u64)d > 5ULL * c->base_ns)
+		sample = c->untrusted_ns;
+	else if (d > c->emerg_ns)	/* (u64)d > 5 base: emerg_ns saturates */
 		gain = NSCC_EWMA_EMERG_Q16;
-	diff = (s64)sample - (s64)st->avg_ns;
 	/* sign-safe: shift magnitudes only; |diff| (< 2^32) * gain < 2^48 */
-	if (diff >= 0)
-		st->avg_ns += (u32)(((u64)diff * gain) >> 16);
+	if (sample >= avg)
+		st->avg_ns = avg + (u32)(((u64)(sample - avg) * gain) >> 16);
 	else
-		st->avg_ns -= (u32)(((u64)-diff * gain) >> 16);
+		st->avg_ns = avg - (u32)(((u64)(avg - sample) * gain) >> 16);
 }
 
 /*
@@ -295,11 +377,12 @@ static void nscc_update_delay(struct nscc_state *st, const struct nscc_cfg *c,
  * or the ACK closing the window saw delay > qa_threshold) and the flow
  * delivered less than maxwnd >> qa_gate in the window, set cwnd to what
  * was delivered and ignore the ECN echoes of what is already in flight.
- * Returns true when this ACK must not be used further.
+ * Returns true when this ACK must not be used further.  Out of line: on
+ * most ACKs nscc_qa_due() says there is nothing to do.
  */
-static bool nscc_quick_adapt(struct nscc_state *st, const struct nscc_cfg *c,
-			     u64 now, u32 inflight_bytes, bool is_loss,
-			     bool skip, u32 delay, struct nscc_out *o)
+static noinline bool nscc_quick_adapt(struct nscc_state *st, const struct nscc_cfg *c,
+				      u64 now, u32 inflight_pkts, u32 mss, bool is_loss,
+				      bool skip, u32 delay, struct nscc_out *o)
 {
 	bool done = false;
 
@@ -307,13 +390,13 @@ static bool nscc_quick_adapt(struct nscc_state *st, const struct nscc_cfg *c,
 		done = true;
 		o->quadrant = NSCC_Q_IGNORED;
 	} else if (!(st->flags & NSCC_S_QA_ARMED) ||
-		   nscc_age(now, st->qa_start) > c->base_ns + c->target_ns) {
+		   nscc_age(now, st->qa_start) > c->qa_ns) {
 		/* a saturated achieved count is "a lot", never "too little" */
 		if ((st->flags & NSCC_S_QA_ARMED) &&
 		    ((st->flags & NSCC_S_TRIGGER_QA) || is_loss || delay > c->qa_thresh_ns) &&
 		    st->achieved != U32_MAX && st->achieved < (c->maxwnd >> c->qa_gate)) {
 			st->cwnd = max(st->achieved, c->min_cwnd);
-			st->ignore_left = inflight_bytes;
+			st->ignore_left = clamp_u64_u32((u64)inflight_pkts * mss);
 			st->flags &= ~NSCC_S_TRIGGER_QA;
 			done = true;
 			o->qa = true;
@@ -330,22 +413,31 @@ static bool nscc_quick_adapt(struct nscc_state *st, const struct nscc_cfg *c,
 	return done;
 }
 
+/* Anything for nscc_quick_adapt() to do: post-QA ECN, or a window ended? */
+static bool nscc_qa_due(const struct nscc_state *st, const struct nscc_cfg *c,
+			u64 now, bool skip)
+{
+	return (st->ignore_left && skip) || !(st->flags & NSCC_S_QA_ARMED) ||
+	       nscc_age(now, st->qa_start) > c->qa_ns;
+}
+
 /*
  * A loss is a NACK of the lost bytes [H updateCwndOnNack_NSCC]: the EWMA
  * is fed a network RTT per lost packet (at most NSCC_LOSS_EWMA_MAX), QA
  * is asked to check, and cwnd loses the bytes.  True if QA fired.
  */
-static bool nscc_on_loss(struct nscc_state *st, const struct nscc_cfg *c,
-			 u64 now, u32 lost_pkts, u32 lost_bytes,
-			 u32 inflight_bytes, struct nscc_out *o)
+static noinline bool nscc_on_loss(struct nscc_state *st, const struct nscc_cfg *c,
+				  u64 now, u32 lost_pkts, u32 mss, u32 inflight_pkts,
+				  struct nscc_out *o)
 {
 	u32 i, n = min_t(u32, max_t(u32, lost_pkts, 1), NSCC_LOSS_EWMA_MAX);
+	u32 lost_bytes = clamp_u64_u32((u64)lost_pkts * mss);
 
 	st->ignore_left = sat_sub32(st->ignore_left, lost_bytes);
 	for (i = 0; i < n; i++)
 		nscc_update_delay(st, c, c->nrtt_ns, true);
 	st->flags |= NSCC_S_TRIGGER_QA;
-	if (nscc_quick_adapt(st, c, now, inflight_bytes, true, true, 0, o))
+	if (nscc_quick_adapt(st, c, now, inflight_pkts, mss, true, true, 0, o))
 		return true;
 	st->cwnd = max(sat_sub32(st->cwnd, lost_bytes), c->min_cwnd);
 	o->quadrant = NSCC_Q_LOSS;
@@ -357,7 +449,7 @@ static bool nscc_fast_increase(struct nscc_state *st, const struct nscc_cfg *c,
 			       u32 b, u32 d)
 {
 	if (d < c->fi_thresh_ns) {
-		st->fi_count = sat_add32(st->fi_count, b);
+		st->fi_count = sat_add_u32(st->fi_count, b);
 		if (st->fi_count > st->cwnd || (st->flags & NSCC_S_INCREASE)) {
 			/* b < 2^32, fi_scale < 2^54: 128-bit product */
 			st->cwnd = sat_add32(st->cwnd, mul_shr_sat(b, c->fi_scale_q16, 16));
@@ -375,8 +467,12 @@ static bool nscc_fast_increase(struct nscc_state *st, const struct nscc_cfg *c,
 static void nscc_prop_credit(struct nscc_state *st, const struct nscc_cfg *c,
 			     u32 b, u32 d)
 {
-	/* alpha (< 2^50) * dd (< 2^30) * b (< 2^32) < 2^112, >> 40 */
-	dcc_u128 cr = (dcc_u128)c->alpha_q40 * (c->target_ns - d) * b;
+	/*
+	 * dd = target - d < 2^30 (target <= 1 s), b < 2^32: dd * b < 2^62
+	 * in u64, then alpha (< 2^50) times it < 2^112 in one 64x64 -> 128
+	 * multiply, >> 40
+	 */
+	dcc_u128 cr = (dcc_u128)c->alpha_q40 * ((u64)(c->target_ns - d) * b);
 
 	cr >>= 40;
 	st->inc_acc = dcc_sat_add_u64(st->inc_acc, cr > U64_MAX ? U64_MAX : (u64)cr);
@@ -384,35 +480,42 @@ static void nscc_prop_credit(struct nscc_state *st, const struct nscc_cfg *c,
 
 /*
  * Multiplicative decrease, sized by the EWMA, at most once per base RTT
- * [N 3b, H].  last_dec is kept no older than base + 1 ns once an MD is
- * allowed (nscc_age_md), so its age never aliases while ACKs flow.
+ * [N 3b, H]: @md_ok, a base RTT since the last one (nscc_age_md).
  */
 static void nscc_md(struct nscc_state *st, const struct nscc_cfg *c,
-		    u64 now, struct nscc_out *o)
+		    u64 now, bool md_ok, struct nscc_out *o)
 {
 	u32 avg = st->avg_ns;
 
 	st->flags &= ~NSCC_S_INCREASE;
 	st->fi_count = 0;
-	if (avg > c->target_ns && nscc_age(now, st->last_dec) > c->base_ns) {
-		st->cwnd = (u32)(((u64)st->cwnd * nscc_md_keep_q16(c, avg)) >> 16);
-		st->cwnd = max(st->cwnd, c->min_cwnd);
+	if (md_ok && avg > c->target_ns) {
+		/* at min_cwnd already, any cut ends there: no division */
+		if (st->cwnd > c->min_cwnd)
+			st->cwnd = max((u32)(((u64)st->cwnd * nscc_md_keep_q16(c, avg)) >> 16),
+				       c->min_cwnd);
 		st->last_dec = (u32)now;
 		o->md = true;
 	}
 }
 
-/* An MD is allowed again: pin last_dec at "base + 1 ns ago" (no alias). */
-static void nscc_age_md(struct nscc_state *st, const struct nscc_cfg *c, u64 now)
+/*
+ * Is an MD allowed, a base RTT after the last one?  Then last_dec is
+ * pinned at "base + 1 ns ago": kept that young, its age never aliases
+ * while ACKs flow (nscc.h: clocks), and it still reads as allowed.
+ */
+static bool nscc_age_md(struct nscc_state *st, const struct nscc_cfg *c, u64 now)
 {
-	if (nscc_age(now, st->last_dec) > c->base_ns)
-		st->last_dec = (u32)now - c->base_ns - 1;
+	if (nscc_age(now, st->last_dec) <= c->base_ns)
+		return false;
+	st->last_dec = (u32)now - c->base_ns - 1;
+	return true;
 }
 
 /* The four quadrants [N 2, H updateCwndOnAck_NSCC]. */
 static void nscc_quadrant(struct nscc_state *st, const struct nscc_cfg *c,
 			  u64 now, u32 b, u32 delay, bool mark, bool grow,
-			  struct nscc_out *o)
+			  bool md_ok, struct nscc_out *o)
 {
 	if (!mark && delay >= c->target_ns) {
 		o->quadrant = NSCC_Q_FAIR;
@@ -424,7 +527,7 @@ static void nscc_quadrant(struct nscc_state *st, const struct nscc_cfg *c,
 			nscc_prop_credit(st, c, b, delay);
 	} else if (delay >= c->target_ns) {
 		o->quadrant = NSCC_Q_MD;
-		nscc_md(st, c, now, o);
+		nscc_md(st, c, now, md_ok, o);
 	} else {
 		/* steer only: the load balancer's business, cwnd unchanged */
 		o->quadrant = NSCC_Q_STEER;
@@ -433,16 +536,18 @@ static void nscc_quadrant(struct nscc_state *st, const struct nscc_cfg *c,
 
 /*
  * Apply the batched credit every fulfill_bytes or network RTT, and eta
- * once per network RTT [N 3c, H].
+ * once per network RTT [N 3c, H].  The window it grows is clamped again.
  */
 static bool nscc_fulfill(struct nscc_state *st, const struct nscc_cfg *c,
 			 u64 now, bool grow)
 {
 	u32 age = nscc_age(now, st->last_adjust);
 
-	if (st->received <= c->fulfill_bytes && age <= c->nrtt_ns)
+	if (likely(st->received <= c->fulfill_bytes && age <= c->nrtt_ns))
 		return false;
-	st->cwnd = sat_add32(st->cwnd, div64_u64(st->inc_acc, max_t(u32, st->cwnd, 1)));
+	/* the fairness division, skipped when the credit is under a byte */
+	if (st->inc_acc >= st->cwnd)
+		st->cwnd = sat_add32(st->cwnd, div64_u64(st->inc_acc, max_t(u32, st->cwnd, 1)));
 	if (age >= c->nrtt_ns) {
 		if (grow)
 			st->cwnd = sat_add32(st->cwnd, c->eta);
@@ -450,20 +555,52 @@ static bool nscc_fulfill(struct nscc_state *st, const struct nscc_cfg *c,
 	}
 	st->inc_acc = 0;
 	st->received = 0;
+	nscc_clamp(st, c);
 	return true;
 }
 
-void nscc_decide(const struct nscc_state *st, const struct nscc_cfg *c,
-		 u64 srtt_ns, struct dcc_decision *d)
+/*
+ * The decision in force still stands: it was made for this window (a
+ * stale one, dec_cwnd 0, never was: cwnd >= min_cwnd >= 2 bytes) and
+ * @srtt is inside the band of its rate (NSCC_SRTT_FALL/RISE: nscc.h).
+ * One unsigned compare tests the band: below srtt_lo wraps to above.
+ */
+static bool nscc_decision_holds(const struct nscc_state *st, u64 srtt)
 {
-	u64 srtt = srtt_ns ? srtt_ns : c->base_ns;
+	return st->cwnd == st->dec_cwnd && srtt - st->srtt_lo <= st->srtt_span;
+}
 
+/*
+ * Fill @d for the window and @srtt (ns, > 0); it becomes the one in
+ * force.  Out of line: only changed decisions get here, and its 128-bit
+ * division stays out of nscc_on_ack()'s frame.
+ */
+static noinline void nscc_decide_at(struct nscc_state *st, const struct nscc_cfg *c,
+				    u64 srtt, struct dcc_decision *d)
+{
 	/* cwnd (< 2^32) * gain (<= 1000) * 1e9: 128-bit product */
 	d->rate_bytes_ps = dcc_mul_div((u64)st->cwnd * c->pacing_gain_pct,
 				       DCC_NSEC_PER_SEC, srtt * 100);
 	d->cwnd_bytes = st->cwnd;
 	d->flags = 0;
 	d->changed = true;
+	st->dec_cwnd = st->cwnd;
+	/* srtt < 2^42 ns (nscc.h): lo and span cannot wrap */
+	st->srtt_lo = srtt - (srtt >> NSCC_SRTT_FALL);
+	st->srtt_span = (srtt >> NSCC_SRTT_FALL) + (srtt >> NSCC_SRTT_RISE);
+}
+
+/* srtt for the pacing rate: the kernel's, or the base RTT before one */
+static u64 nscc_pacing_srtt(const struct nscc_cfg *c, u64 srtt_ns)
+{
+	return srtt_ns ? srtt_ns : c->base_ns;
+}
+
+void nscc_decide(struct nscc_state *st, const struct nscc_cfg *c,
+		 u64 srtt_ns, struct dcc_decision *d)
+{
+	nscc_clamp(st, c);	/* dec_cwnd is a clamped window (nscc_on_ack) */
+	nscc_decide_at(st, c, nscc_pacing_srtt(c, srtt_ns), d);
 }
 
 void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
@@ -472,43 +609,68 @@ void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
 		 struct nscc_out *o)
 {
 	u64 now = s->rx_ns;
-	u32 mss = max_t(u32, s->mss, 1);
 	u32 b = s->acked_bytes, delay, raw = 0;
-	u32 inflight = clamp_u64_u32((u64)inflight_pkts * mss);
-	bool valid = !s->why, mark;
+	bool valid = !s->why, mark, md_ok;
 	/* increase only while cwnd-limited (ours: [H] is always backlogged) */
 	bool grow = cwnd_limited || !c->cwnd_limited_only;
 
-	*o = (struct nscc_out){ 0 };
 	nscc_count_bytes(st, b);
-	nscc_age_md(st, c, now);
+	md_ok = nscc_age_md(st, c, now);
 	if (valid)	/* queueing delay: RTT above the base RTT */
 		raw = sat_sub32(s->rtt_ns, c->base_ns);
-	delay = nscc_decision_delay(st, c, valid, raw);
+	/*
+	 * Decision delay.  NSCC: the raw queueing delay (RTT above the
+	 * min-tracked base RTT), or the EWMA when the ACK has none.  MNSCC:
+	 * the median (nscc_median_delay).
+	 */
+	if (c->hmax)
+		delay = nscc_median_delay(st, c, valid, raw);
+	else
+		delay = valid ? raw : st->avg_ns;
 	mark = nscc_is_mark(c, s->ce, valid, delay);
-	o->mark = mark;
-	o->delay_ns = delay;
-	o->raw_ns = raw;
+	*o = (struct nscc_out){ .delay_ns = delay, .raw_ns = raw, .mark = mark };
 	if (valid)
 		nscc_update_delay(st, c, c->median_ewma ? delay : raw, mark);
 
-	if (s->losses &&
-	    nscc_on_loss(st, c, now, s->losses,
-			 clamp_u64_u32((u64)s->losses * mss), inflight, o))
-		goto out;
-	if (nscc_quick_adapt(st, c, now, inflight, false, mark, delay, o))
-		goto out;
-	nscc_quadrant(st, c, now, b, delay, mark, grow, o);
-	nscc_clamp(st, c);
-	o->fulfill = nscc_fulfill(st, c, now, grow);
-out:
-	nscc_clamp(st, c);
+	if ((unlikely(s->losses) &&
+	     nscc_on_loss(st, c, now, s->losses, nscc_mss(s), inflight_pkts, o)) ||
+	    (nscc_qa_due(st, c, now, mark) &&
+	     nscc_quick_adapt(st, c, now, inflight_pkts, nscc_mss(s), false, mark,
+			      delay, o))) {
+		nscc_clamp(st, c);
+	} else {
+		nscc_quadrant(st, c, now, b, delay, mark, grow, md_ok, o);
+		/*
+		 * Clamp a window that moved: since the decision in force
+		 * (clamped) nothing changed it when it still equals dec_cwnd;
+		 * a new config (new bounds) marks the decision stale.
+		 */
+		if (st->cwnd != st->dec_cwnd)
+			nscc_clamp(st, c);
+		o->fulfill = nscc_fulfill(st, c, now, grow);
+	}
 	st->quadrant = o->quadrant;
-	nscc_decide(st, c, srtt_ns, d);
-	/* after an RTO, packet conservation until recovery ends (ours) */
-	if (in_loss)
+
+	/*
+	 * srtt_ns 0 (no RTT sample yet: the rate paces on the base RTT) is
+	 * below every band, so those few ACKs all decide.
+	 */
+	if (likely(!in_loss && nscc_decision_holds(st, srtt_ns))) {
+		d->changed = false;
+		return;
+	}
+	nscc_decide_at(st, c, nscc_pacing_srtt(c, srtt_ns), d);
+	/*
+	 * After an RTO, packet conservation until recovery ends (ours): the
+	 * window follows inflight, so every ACK in CA_Loss decides, and the
+	 * first one after it too (stale: the socket holds a conserved window).
+	 */
+	if (in_loss) {
 		d->cwnd_bytes = min_t(u64, d->cwnd_bytes,
-				      ((u64)inflight_pkts + max_t(u32, s->acked, 1)) * mss);
+				      ((u64)inflight_pkts + max_t(u32, s->acked, 1)) *
+				      nscc_mss(s));
+		nscc_decision_stale(st);
+	}
 }
 
 void nscc_on_rto(struct nscc_state *st, const struct nscc_cfg *c, u32 mss)
@@ -523,5 +685,5 @@ void nscc_on_idle_restart(struct nscc_state *st, u64 now_ns)
 	st->inc_acc = 0;
 	st->received = 0;
 	st->last_adjust = (u32)now_ns;
-	dcc_med4_init(&st->med);
+	st->med_n = 0;
 }

@@ -74,8 +74,11 @@
  * parameters change.  The law's configuration (nscc_cfg: ns durations,
  * fixed-point gains) is resolved from that snapshot once at init, into a
  * small per-socket allocation next to the reference (struct nscc_conf),
- * and again only when an input changes (base RTT, MSS, ECN); the per-ACK
- * path is dcc_sample_get(), that check, nscc_on_ack() and dcc_apply().
+ * and again only when an input changes (base RTT, MSS, ECN).  The per-ACK
+ * path is dcc_sample_get(), a few compares (nscc_conf_current()),
+ * nscc_on_ack(), and dcc_apply() only on the ACKs whose decision changed
+ * (a window or pacing-band move, CA_Loss: nscc.h, Decisions); the others
+ * leave snd_cwnd and sk_pacing_rate as the last decision set them.
  * The allocation and the reference are what init acquires and release
  * gives back (dcc.h: lifecycle; hooks before init leave the state alone).
  */
@@ -201,18 +204,29 @@ nscc_param(pacing_gain_pct, 100, 1000, "pacing rate = this % of cwnd / srtt");
 #define NSCC_G_CE	0x02	/* receiver: CE state of the current run */
 
 /*
- * The socket's resolved configuration, and what it was resolved from.
- * Too large for icsk_ca_priv, so init allocates it (GFP_NOWAIT: init may
- * run in softirq on a passive open) and release frees it.  It is resolved
- * at init and again only when the base RTT, the MSS or ECN change (ECN is
- * not known yet when init runs in SYN_SENT).
+ * The socket's resolved configuration, what it was resolved from, and
+ * what the last decision applied left on the socket.  Too large for
+ * icsk_ca_priv, so init allocates it (GFP_NOWAIT: init may run in softirq
+ * on a passive open) and release frees it.  It is resolved at init and
+ * again only when the base RTT, the MSS or ECN change (ECN is not known
+ * yet when init runs in SYN_SENT).
+ *
+ * Per ACK, nscc_conf_current() compares the raw inputs and what the socket
+ * holds with the copies kept here: a change of either sends the ACK
+ * through nscc_conf_refresh(), which re-resolves if an input of c changed
+ * and has the law decide again (its decision no longer holds on the
+ * socket).
  */
 struct nscc_conf {
 	struct nscc_snap *snap;		/* parameters at init (reference) */
-	struct nscc_cfg c;
-	u32 base_us;			/* inputs c was resolved from */
-	u32 mss;
-	bool ecn;
+	struct nscc_cfg c;		/* c.mss: the MSS it was resolved for */
+	u32 base_us;			/* dcc_base_rtt_us() c was resolved for */
+	bool ecn;			/* ECN c was resolved for */
+	/* the fast per-ACK check (nscc_conf_current) */
+	u32 min_rtt_us;			/* tcp_min_rtt() at the last check */
+	u32 mss_cache;			/* tp->mss_cache then; 0: check every ACK */
+	u32 snd_cwnd;			/* snd_cwnd the last decision set */
+	unsigned long max_rate;		/* sk_max_pacing_rate it was capped to */
 };
 
 struct nscc {
@@ -235,32 +249,76 @@ static bool nscc_ecn_ok(const struct sock *sk)
 }
 
 /*
- * The law's configuration for this socket: its resolved one, re-resolved
- * if an input changed; without one (allocation failed), the current
- * parameters resolved into @tmp.
+ * Re-resolve the socket's config if one of its inputs changed, and have
+ * the law decide again on the next ACK: called when nscc_conf_current()
+ * saw an input, snd_cwnd or the pacing cap move.  Out of line: it calls
+ * dcc_base_rtt_us() and maybe nscc_resolve() (128-bit divisions).
+ */
+static noinline void nscc_conf_refresh(const struct sock *sk, struct nscc *ca)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct nscc_conf *k = ca->conf;
+	u32 min_rtt = tcp_min_rtt(tp);
+	u32 base_us = dcc_base_rtt_us(sk, 0);
+	u32 mss = max_t(u32, tp->mss_cache, 1);
+	bool ecn = nscc_ecn_ok(sk);
+
+	if (base_us != k->base_us || mss != k->c.mss || ecn != k->ecn) {
+		nscc_resolve(&k->snap->p, dcc_us_to_ns(base_us), mss, ecn,
+			     ca->st.glue & NSCC_G_MNSCC, &k->c);
+		k->base_us = base_us;
+		k->ecn = ecn;
+	}
+	/* new bounds, or the socket no longer holds the decision in force */
+	nscc_decision_stale(&ca->st);
+	/*
+	 * dcc_base_rtt_us() is tcp_min_rtt() whenever that holds a sample
+	 * (>= 1 us: the stack records a 0 us RTT as a jiffy); without one
+	 * (~0U) the base follows srtt, so mss_cache 0 (never an MSS: at least
+	 * TCP_MIN_SND_MSS) sends every ACK here until a sample comes.
+	 */
+	k->min_rtt_us = min_rtt;
+	k->mss_cache = min_rtt && min_rtt != ~0U ? tp->mss_cache : 0;
+}
+
+/*
+ * The socket runs on the config and the decision it was given: the
+ * inputs of c (the base RTT through tcp_min_rtt(), the MSS, ECN) are
+ * those of the last check, and snd_cwnd and the pacing cap are as the
+ * last decision applied left them.  The stack writes snd_cwnd itself at
+ * times (tcp_enter_loss(), an undo, an MTU probe's -1 / +1, a CC set in
+ * SYN_SENT before tcp_init_transfer() sets IW10), and a raised
+ * SO_MAX_PACING_RATE wants the law's rate back: the law's decision then
+ * no longer holds on the socket, and it is decided and applied again.
+ */
+static bool nscc_conf_current(const struct sock *sk, const struct nscc_conf *k)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	return k->min_rtt_us == tcp_min_rtt(tp) && k->mss_cache == tp->mss_cache &&
+	       k->ecn == nscc_ecn_ok(sk) && k->snd_cwnd == tcp_snd_cwnd(tp) &&
+	       k->max_rate == READ_ONCE(sk->sk_max_pacing_rate);
+}
+
+/*
+ * The law's configuration for this socket outside the per-ACK path (init,
+ * RTO): its resolved one, refreshed; without one (allocation failed), the
+ * current parameters resolved into @tmp.
  */
 static const struct nscc_cfg *nscc_cfg(const struct sock *sk, struct nscc *ca,
 				       struct nscc_cfg *tmp)
 {
-	struct nscc_conf *k = ca->conf;
-	u32 base_us = dcc_base_rtt_us(sk, 0);
-	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, 1);
-	bool ecn = nscc_ecn_ok(sk), mnscc = ca->st.glue & NSCC_G_MNSCC;
+	bool mnscc = ca->st.glue & NSCC_G_MNSCC;
 	const struct nscc_snap *snap;
 
-	if (likely(k)) {
-		if (unlikely(k->base_us != base_us || k->mss != mss || k->ecn != ecn)) {
-			nscc_resolve(&k->snap->p, dcc_us_to_ns(base_us), mss, ecn,
-				     mnscc, &k->c);
-			k->base_us = base_us;
-			k->mss = mss;
-			k->ecn = ecn;
-		}
-		return &k->c;
+	if (likely(ca->conf)) {
+		nscc_conf_refresh(sk, ca);
+		return &ca->conf->c;
 	}
 	rcu_read_lock();
 	snap = container_of(dcc_snap_peek(&nscc_snaps), struct nscc_snap, snap);
-	nscc_resolve(&snap->p, dcc_us_to_ns(base_us), mss, ecn, mnscc, tmp);
+	nscc_resolve(&snap->p, dcc_us_to_ns(dcc_base_rtt_us(sk, 0)),
+		     max_t(u32, tcp_sk(sk)->mss_cache, 1), nscc_ecn_ok(sk), mnscc, tmp);
 	rcu_read_unlock();
 	return tmp;
 }
@@ -280,6 +338,22 @@ static void nscc_conf_free(struct nscc *ca)
 	}
 }
 
+/*
+ * Put a decision on the socket, and note what it left there for
+ * nscc_conf_current().  Only for a changed decision: dcc_apply() divides.
+ */
+static void nscc_apply(struct sock *sk, struct nscc *ca,
+		       const struct dcc_decision *d)
+{
+	struct nscc_conf *k = ca->conf;
+
+	dcc_apply(sk, d->rate_bytes_ps, d->cwnd_bytes);
+	if (likely(k)) {
+		k->snd_cwnd = tcp_snd_cwnd(tcp_sk(sk));
+		k->max_rate = READ_ONCE(sk->sk_max_pacing_rate);
+	}
+}
+
 static void nscc_init(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -293,12 +367,11 @@ static void nscc_init(struct sock *sk)
 	BUILD_BUG_ON(sizeof(struct nscc) > 104);
 
 	nscc_conf_free(ca);	/* re-init without release: keep no stale ref */
-	ca->conf = kmalloc(sizeof(*ca->conf), GFP_NOWAIT | __GFP_NOWARN);
-	if (ca->conf) {
+	/* zeroed: c.mss 0 is no MSS, so the first nscc_cfg() resolves */
+	ca->conf = kzalloc(sizeof(*ca->conf), GFP_NOWAIT | __GFP_NOWARN);
+	if (ca->conf)
 		ca->conf->snap = dcc_snap_get_as(&nscc_snaps,
 						 struct nscc_snap, snap);
-		ca->conf->mss = 0;	/* resolved by the first nscc_cfg() */
-	}
 	ca->st.glue = mnscc ? NSCC_G_MNSCC : 0;
 	c = nscc_cfg(sk, ca, &tmp);
 	nscc_state_init(&ca->st, c, tp->tcp_clock_cache);
@@ -313,7 +386,7 @@ static void nscc_init(struct sock *sk)
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
 	dcc_pacing_init(sk);
 	nscc_decide(&ca->st, c, nscc_srtt_ns(tp), &d);
-	dcc_apply(sk, d.rate_bytes_ps, d.cwnd_bytes);
+	nscc_apply(sk, ca, &d);
 }
 
 static void nscc_release(struct sock *sk)
@@ -321,15 +394,16 @@ static void nscc_release(struct sock *sk)
 	nscc_conf_free(inet_csk_ca(sk));	/* NULL if init never ran */
 }
 
-/* Tracepoint fields stay in us (nscc_trace.h); the law's times are ns. */
-static void nscc_trace(struct sock *sk, const struct nscc *ca,
-		       const struct nscc_cfg *c, const struct dcc_sample *s,
-		       const struct nscc_out *o)
+/*
+ * Tracepoint fields stay in us (nscc_trace.h); the law's times are ns.
+ * Out of line: the caller tests trace_nscc_ack_enabled(), a static branch.
+ */
+static noinline void nscc_trace(struct sock *sk, const struct nscc *ca,
+				const struct nscc_cfg *c, const struct dcc_sample *s,
+				const struct nscc_out *o)
 {
 	u8 f;
 
-	if (!trace_nscc_ack_enabled())
-		return;
 	if (!(o->md || o->qa || o->fulfill || o->quadrant >= NSCC_Q_STEER))
 		return;
 	f = (o->mark ? NSCC_TF_MARK : 0) | (s->ce ? NSCC_TF_CE : 0) |
@@ -343,18 +417,23 @@ static void nscc_trace(struct sock *sk, const struct nscc *ca,
 		       tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
 }
 
-static void nscc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
+/*
+ * One ACK through the law on config @c; a changed decision is applied.
+ * Inline in both callers below: the common path makes two calls,
+ * dcc_sample_get() and nscc_on_ack(), and divides nowhere.
+ */
+static __always_inline void nscc_ack(struct sock *sk, struct nscc *ca,
+				     const struct rate_sample *rs,
+				     const struct nscc_cfg *c)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct nscc *ca = inet_csk_ca(sk);
-	const struct nscc_cfg *c;
-	struct dcc_decision d;
-	struct dcc_sample s;
-	struct nscc_cfg tmp;
-	struct nscc_out o;
-
-	if (unlikely(!(ca->st.flags & NSCC_S_INITED)))
-		return;		/* the handshake's ACK (dcc.h: lifecycle) */
+	/*
+	 * No zeroing: dcc_sample_get() writes every field of the sample, and
+	 * nscc_on_ack() the decision and its outputs before they are read.
+	 */
+	struct dcc_decision d __uninitialized;
+	struct dcc_sample s __uninitialized;
+	struct nscc_out o __uninitialized;
 
 	dcc_sample_get(sk, rs, &s, 0);
 	/*
@@ -363,18 +442,63 @@ static void nscc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	 */
 	s.ce = tp->delivered_ce - ca->prev_delivered_ce;
 	ca->prev_delivered_ce = tp->delivered_ce;
-	c = nscc_cfg(sk, ca, &tmp);
 	nscc_on_ack(&ca->st, c, &s, nscc_srtt_ns(tp), tcp_packets_in_flight(tp),
 		    tcp_is_cwnd_limited(sk),
 		    inet_csk(sk)->icsk_ca_state == TCP_CA_Loss, &d, &o);
-	dcc_apply(sk, d.rate_bytes_ps, d.cwnd_bytes);
-	nscc_trace(sk, ca, c, &s, &o);
+	if (d.changed)
+		nscc_apply(sk, ca, &d);
+	if (trace_nscc_ack_enabled())
+		nscc_trace(sk, ca, c, &s, &o);
+}
+
+/*
+ * No config of its own (init's allocation failed): the current parameters
+ * resolved per ACK on the stack, a new config each time, so the law
+ * decides on every ACK (slower, same law).
+ */
+static noinline void nscc_ack_unresolved(struct sock *sk, struct nscc *ca,
+					 const struct rate_sample *rs)
+{
+	const struct nscc_cfg *c;
+	struct nscc_cfg tmp;
+
+	c = nscc_cfg(sk, ca, &tmp);
+	nscc_decision_stale(&ca->st);
+	nscc_ack(sk, ca, rs, c);
+}
+
+static void nscc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
+{
+	struct nscc *ca = inet_csk_ca(sk);
+	struct nscc_conf *k = ca->conf;
+
+	if (unlikely(!(ca->st.flags & NSCC_S_INITED)))
+		return;		/* the handshake's ACK (dcc.h: lifecycle) */
+	if (unlikely(!k)) {
+		nscc_ack_unresolved(sk, ca, rs);
+		return;
+	}
+	if (unlikely(!nscc_conf_current(sk, k)))
+		nscc_conf_refresh(sk, ca);
+	nscc_ack(sk, ca, rs, &k->c);
+}
+
+/*
+ * RTO: one packet less [H] (the stack set snd_cwnd to inflight + 1; the
+ * law conserves packets while in Loss).  Out of line, with its config
+ * buffer: cwnd_event also runs per CE change on a receiver.
+ */
+static noinline void nscc_rto(struct sock *sk, struct nscc *ca)
+{
+	struct nscc_cfg tmp;
+
+	nscc_on_rto(&ca->st, nscc_cfg(sk, ca, &tmp),
+		    max_t(u32, tcp_sk(sk)->mss_cache, 1));
 }
 
 static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 {
 	struct nscc *ca = inet_csk_ca(sk);
-	struct nscc_cfg tmp;
 	bool ce;
 
 	switch (ev) {
@@ -386,13 +510,8 @@ static void nscc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		ca->st.glue = (ca->st.glue & ~NSCC_G_CE) | (ce ? NSCC_G_CE : 0);
 		break;
 	case CA_EVENT_LOSS:
-		/*
-		 * RTO: one packet less [H] (the core set cwnd to inflight + 1;
-		 * nscc_apply conserves packets while in Loss)
-		 */
 		if (ca->st.flags & NSCC_S_INITED)
-			nscc_on_rto(&ca->st, nscc_cfg(sk, ca, &tmp),
-				    max_t(u32, tcp_sk(sk)->mss_cache, 1));
+			nscc_rto(sk, ca);
 		break;
 	case CA_EVENT_TX_START:
 		/*

@@ -4,11 +4,11 @@
  * MNSCC's per-ACK math for the userspace benchmark (bench.h), as
  * nscc_cong_control runs it for "mnscc": nscc_on_ack on a ns sample
  * with MNSCC's median filter (hmax 4: the window H = max(min(W/2, 4), 1)
- * from nscc_median_h, dcc_lib's inline dcc_med4 push and its lower median
- * via dcc_medwin_percentile as the decision delay; then byte counters,
- * the delay EWMA of the raw samples, quick adapt, the four quadrants with
- * fast increase, the batched credit applied at fulfill, eta once per
- * network RTT, MD at most once per base RTT, the pacing rate).  ECN not
+ * from nscc_median_h, the law's 4-slot ring and its lower median as the
+ * decision delay; then byte counters, the delay EWMA of the raw samples,
+ * quick adapt, the four quadrants with fast increase, the batched credit
+ * applied at fulfill, eta once per network RTT, MD at most once per base
+ * RTT, and the pacing rate when the decision changes).  ECN not
  * negotiated: the delay mark is taken on the median.  Body, parameters
  * and load: bench_nscc.h.
  */

@@ -6,7 +6,7 @@
  * may fall with a sample or rise when the windowed minimum expires), then
  * nscc_on_ack() with a struct dcc_sample in nanoseconds; nscc_on_rto() and
  * nscc_on_idle_restart() on the matching events.  MNSCC's median window
- * (dcc_med4) is part of the law.
+ * (the law's ring of up to 4 delays) is part of the law.
  *
  * The input decodes into one snapshot of the module parameters, each
  * inside its range, the variant (nscc or mnscc), ECN negotiated or not and
@@ -17,20 +17,28 @@
  * CE echo, losses, cwnd-limited and CA_Loss; RTOs, spurious-recovery undo,
  * idle restarts, and expiry of the windowed minimum RTT (the base RTT may
  * rise, so maxwnd and the gains move under the state).  Rates 1 Mbit/s ..
- * 800 Gbit/s come from nic_mbps.
+ * 800 Gbit/s come from nic_mbps.  As tcp_nscc.c, a new config, an RTO and
+ * an undo (the stack writes snd_cwnd) mark the decision stale.
  *
  * Checked after every call into the law (abort on failure): the resolved
  * cfg is consistent (min_cwnd <= init_cwnd <= maxwnd, durations in
  * [1 us, 1 s], EWMA gain >= 1, H <= 4); cwnd in [min_cwnd, maxwnd] after
  * an ACK and >= min_cwnd after an RTO; the filtered delay never exceeds
  * the largest delay fed to it; the MNSCC window holds at most H <= 4
- * samples and the decision delay lies inside it; the decision (quadrant,
- * raw delay, mark, MD, QA) is consistent; the returned pacing rate and
- * window are exact (128-bit reference, packet conservation in CA_Loss).
+ * samples and the decision delay lies inside it, and window and median
+ * are exactly those of dcc_lib's sliding window (dcc_med4, fed the same
+ * delays with H = max(min((cwnd / mss) / 2, hmax), 1) by division); the
+ * decision (quadrant,
+ * raw delay, mark, MD, QA) is consistent; a changed decision's pacing rate
+ * and window are exact (128-bit reference, packet conservation in
+ * CA_Loss), and an unchanged one still holds: the decision in force has
+ * this window, was made outside CA_Loss, with no stale mark since, and
+ * srtt is inside the band of its rate (NSCC_SRTT_FALL/RISE).
  * UBSan and ASan catch overflow, division by zero and stray accesses.
  */
 #include <string.h>
 
+#include "dcc/median.h"
 #include "dcc/nscc.h"
 #include "fuzz.h"
 
@@ -48,6 +56,11 @@ struct sock_model {
 	u32 max_delay_ns;	/* largest delay the EWMA may have been fed */
 	u32 prior_cwnd;		/* tp->prior_cwnd, packets */
 	u64 now_ns;
+	struct dcc_decision dec;	/* the decision in force (last changed) */
+	u64 dec_srtt;		/* srtt (or base RTT) it was made for, ns */
+	bool dec_loss;		/* made in CA_Loss (a conserved window) */
+	bool stale;		/* marked stale since */
+	struct dcc_med4 ref;	/* MNSCC's window, as dcc_lib keeps one */
 };
 
 static void read_params(struct fz *in, struct nscc_params *p)
@@ -85,6 +98,8 @@ static const struct nscc_cfg *nscc_cfg(struct sock_model *ca)
 		nscc_resolve(&ca->p, dcc_us_to_ns(ca->min_rtt_us), ca->mss,
 			     ca->ecn, ca->mnscc, &ca->c);
 		ca->cfg_base_us = ca->min_rtt_us;
+		nscc_decision_stale(&ca->st);	/* nscc_conf_refresh() */
+		ca->stale = true;
 		/* the EWMA may be fed a network RTT (loss) or base / 4 */
 		ca->max_delay_ns = max(max(ca->max_delay_ns, ca->c.nrtt_ns), ca->c.base_ns);
 	}
@@ -113,16 +128,85 @@ static void check_cfg(const struct sock_model *ca, const struct nscc_cfg *c)
 		    c->qa_gate, c->gamma_q16, c->floor_q16);
 }
 
-/* the decision: pace at gain * cwnd / srtt (or base RTT), exact */
-static void check_decision(const struct sock_model *ca, const struct nscc_cfg *c,
-			   const struct dcc_decision *d)
+/* srtt the law paces on: the kernel's, or the base RTT before one */
+static u64 pacing_srtt(const struct sock_model *ca, const struct nscc_cfg *c)
 {
-	u64 srtt = ca->srtt_ns ? ca->srtt_ns : c->base_ns;
+	return ca->srtt_ns ? ca->srtt_ns : c->base_ns;
+}
+
+/*
+ * A changed decision: pace at gain * cwnd / srtt (or base RTT), exact.
+ * It becomes the decision in force.
+ */
+static void check_decision(struct sock_model *ca, const struct nscc_cfg *c,
+			   const struct dcc_decision *d, bool in_loss)
+{
+	u64 srtt = pacing_srtt(ca, c);
 	fz_u128 want = (fz_u128)ca->st.cwnd * ca->p.pacing_gain_pct *
 		       DCC_NSEC_PER_SEC / ((fz_u128)srtt * 100);
 
+	FUZZ_ASSERT(d->changed, "a decision must be reported changed");
 	FUZZ_ASSERT(want <= U64_MAX && d->rate_bytes_ps == (u64)want,
 		    "pacing %llu", (unsigned long long)d->rate_bytes_ps);
+	ca->dec = *d;
+	ca->dec_srtt = srtt;
+	ca->dec_loss = in_loss;
+	ca->stale = false;
+}
+
+/*
+ * An unchanged decision: the one in force still holds.  Its window is
+ * this cwnd, not a conserved one, nothing marked it stale, and srtt is
+ * within the band of its rate: at most 1/32 below, 1/8 above.
+ */
+static void check_in_force(const struct sock_model *ca, const struct nscc_cfg *c,
+			   bool in_loss)
+{
+	u64 srtt = pacing_srtt(ca, c), was = ca->dec_srtt;
+
+	FUZZ_ASSERT(!in_loss && !ca->dec_loss && !ca->stale,
+		    "unchanged in CA_Loss (%d), after it (%d) or stale (%d)",
+		    in_loss, ca->dec_loss, ca->stale);
+	FUZZ_ASSERT(ca->dec.cwnd_bytes == ca->st.cwnd, "window in force %llu, cwnd %u",
+		    (unsigned long long)ca->dec.cwnd_bytes, ca->st.cwnd);
+	FUZZ_ASSERT(srtt >= was - (was >> NSCC_SRTT_FALL) &&
+		    srtt <= was + (was >> NSCC_SRTT_RISE),
+		    "srtt %llu outside the band of %llu", (unsigned long long)srtt,
+		    (unsigned long long)was);
+}
+
+/*
+ * MNSCC: the reference window takes the ACK's raw delay as the law's ring
+ * does (H from the window before the ACK), and must hold as many samples
+ * and give the same median (the lower one, or the mean of the middle two).
+ */
+static void check_median(struct sock_model *ca, const struct nscc_cfg *c,
+			 u32 cwnd_before, bool valid, u32 raw, const struct nscc_out *o)
+{
+	u32 w = max_t(u32, cwnd_before / c->mss, 1);
+	u16 h = (u16)clamp_t(u32, w / 2, 1, c->hmax);
+	u32 want;
+
+	if (!c->hmax)
+		return;
+	FUZZ_ASSERT(nscc_median_h(c, cwnd_before) == h, "H %u want %u (cwnd %u mss %u)",
+		    nscc_median_h(c, cwnd_before), h, cwnd_before, c->mss);
+	if (valid)
+		dcc_medwin_push(&ca->ref.w, ca->ref.buf, raw, h);
+	FUZZ_ASSERT(ca->st.med_n == ca->ref.w.n, "window %u samples, reference %u",
+		    ca->st.med_n, ca->ref.w.n);
+	if (!ca->ref.w.n)
+		return;
+	want = c->median_lower ? dcc_medwin_percentile(&ca->ref.w, ca->ref.buf, 50) :
+				 dcc_medwin_median(&ca->ref.w, ca->ref.buf);
+	FUZZ_ASSERT(o->delay_ns == want, "median %u want %u (n %u)", o->delay_ns, want,
+		    ca->ref.w.n);
+}
+
+/* the newest @i-th sample of the MNSCC ring (nscc_law.c) */
+static u32 med_at(const struct nscc_state *s, u32 i)
+{
+	return s->med[(s->med_pos - 1u - i) % NSCC_MED_HMAX];
 }
 
 static void check_state(const struct sock_model *ca, const struct nscc_cfg *c)
@@ -132,12 +216,12 @@ static void check_state(const struct sock_model *ca, const struct nscc_cfg *c)
 	FUZZ_ASSERT(s->avg_ns <= ca->max_delay_ns, "avg %u ns above every sample (%u)",
 		    s->avg_ns, ca->max_delay_ns);
 	FUZZ_ASSERT(s->quadrant <= NSCC_Q_LOSS, "quadrant %u", s->quadrant);
-	FUZZ_ASSERT(s->med.w.n <= c->hmax, "median window holds %u (H max %u)",
-		    s->med.w.n, c->hmax);
+	FUZZ_ASSERT(s->med_n <= c->hmax, "median window holds %u (H max %u)",
+		    s->med_n, c->hmax);
 	FUZZ_ASSERT(s->flags & NSCC_S_INITED, "flags %#x", s->flags);
 }
 
-static void check_ack(const struct sock_model *ca, const struct nscc_cfg *c,
+static void check_ack(struct sock_model *ca, const struct nscc_cfg *c,
 		      const struct dcc_sample *a, u32 inflight_pkts, bool in_loss,
 		      const struct dcc_decision *d, const struct nscc_out *o)
 {
@@ -150,8 +234,9 @@ static void check_ack(const struct sock_model *ca, const struct nscc_cfg *c,
 	if (in_loss)
 		cwnd = min_t(u64, cwnd, ((u64)inflight_pkts + max_t(u32, a->acked, 1)) *
 				   a->mss);
-	FUZZ_ASSERT(d->cwnd_bytes == cwnd, "window %llu want %llu",
-		    (unsigned long long)d->cwnd_bytes, (unsigned long long)cwnd);
+	if (d->changed)
+		FUZZ_ASSERT(d->cwnd_bytes == cwnd, "window %llu want %llu",
+			    (unsigned long long)d->cwnd_bytes, (unsigned long long)cwnd);
 	FUZZ_ASSERT(o->raw_ns == raw, "raw %u want %u", o->raw_ns, raw);
 	FUZZ_ASSERT(o->quadrant == s->quadrant, "quadrant %u, state %u",
 		    o->quadrant, s->quadrant);
@@ -160,17 +245,26 @@ static void check_ack(const struct sock_model *ca, const struct nscc_cfg *c,
 		    o->quadrant);
 	FUZZ_ASSERT(!o->qa || o->quadrant == NSCC_Q_QA, "QA in quadrant %u",
 		    o->quadrant);
-	if (c->hmax && s->med.w.n) {
-		u32 lo = dcc_medwin_percentile(&s->med.w, s->med.buf, 0);
-		u32 hi = dcc_medwin_percentile(&s->med.w, s->med.buf, 100);
+	if (c->hmax && s->med_n) {
+		u32 lo = U32_MAX, hi = 0;
 
+		for (u32 i = 0; i < s->med_n; i++) {
+			lo = min(lo, med_at(s, i));
+			hi = max(hi, med_at(s, i));
+		}
 		FUZZ_ASSERT(o->delay_ns >= lo && o->delay_ns <= hi,
 			    "median %u outside [%u, %u]", o->delay_ns, lo, hi);
+		if (!a->why)
+			FUZZ_ASSERT(med_at(s, 0) == raw, "newest sample %u, raw %u",
+				    med_at(s, 0), raw);
 	}
 	if (!c->hmax && !a->why)
 		FUZZ_ASSERT(o->delay_ns == raw, "delay %u, raw %u", o->delay_ns,
 			    raw);
-	check_decision(ca, c, d);
+	if (d->changed)
+		check_decision(ca, c, d, in_loss);
+	else
+		check_in_force(ca, c, in_loss);
 	check_state(ca, c);
 }
 
@@ -183,7 +277,7 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 	u32 rtt_us = fz_rtt_us(in);
 	u32 rtt = (u32)min_t(u64, dcc_us_to_ns(rtt_us) + fz_raw(in, 2) % 1000,
 			     DCC_SAMPLE_RTT_MAX_NS);
-	u32 pkts, losses = 0, inflight;
+	u32 pkts, losses = 0, inflight, cwnd_before;
 	const struct nscc_cfg *c;
 	struct dcc_decision d;
 	struct dcc_sample a;
@@ -215,7 +309,10 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 		.why = valid ? 0 : DCC_SAMPLE_NO_RTT,
 	};
 	inflight = f & 32 ? (u32)fz_raw(in, 4) : 10;
+	cwnd_before = ca->st.cwnd;
 	nscc_on_ack(&ca->st, c, &a, ca->srtt_ns, inflight, f & 64, in_loss, &d, &o);
+	check_median(ca, c, cwnd_before, valid,
+		     valid && rtt > c->base_ns ? rtt - c->base_ns : 0, &o);
 	check_ack(ca, c, &a, inflight, in_loss, &d, &o);
 }
 
@@ -232,6 +329,9 @@ static void on_rto(struct sock_model *ca)
 
 	save_prior(ca);
 	nscc_on_rto(&ca->st, c, ca->mss);
+	/* tcp_enter_loss() wrote snd_cwnd: nscc_conf_current() sees it */
+	nscc_decision_stale(&ca->st);
+	ca->stale = true;
 	FUZZ_ASSERT(ca->st.cwnd >= c->min_cwnd && ca->st.cwnd <= max(prev, c->min_cwnd),
 		    "RTO: cwnd %u -> %u (min %u)", prev, ca->st.cwnd, c->min_cwnd);
 	check_state(ca, c);
@@ -249,6 +349,9 @@ static void on_undo(struct sock_model *ca)
 
 	if (prior > ca->st.cwnd)
 		ca->st.cwnd = (u32)min_t(u64, prior, NSCC_CWND_MAX);
+	/* the stack set snd_cwnd to what undo_cwnd returned */
+	nscc_decision_stale(&ca->st);
+	ca->stale = true;
 }
 
 /* one ACK of a replayed run (fz_replay) */
@@ -278,9 +381,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c = nscc_cfg(&ca);
 	check_cfg(&ca, c);
 	nscc_state_init(&ca.st, c, ca.now_ns);
+	dcc_med4_init(&ca.ref);
 	ca.prior_cwnd = (ca.st.cwnd + ca.mss - 1) / ca.mss;
 	nscc_decide(&ca.st, c, ca.srtt_ns, &d);
-	check_decision(&ca, c, &d);
+	check_decision(&ca, c, &d, false);
 	check_state(&ca, c);
 
 	for (int i = 0; in.n && i < MAX_EVENTS; i++) {
@@ -298,6 +402,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 13:	/* CA_EVENT_TX_START after more than a base RTT */
 			nscc_on_idle_restart(&ca.st, ca.now_ns);
+			dcc_med4_init(&ca.ref);
 			break;
 		case 14:	/* the windowed min RTT expired: it may rise */
 			ca.min_rtt_us = fz_rtt_us(&in);

@@ -103,6 +103,7 @@ static void nscc_flow_on_ack(void *cc, const struct dcc_sample *s,
 		if (rtt_us < f->min_rtt_us) {	/* an input of the config changed */
 			f->min_rtt_us = rtt_us;
 			nscc_flow_cfg(f);
+			nscc_decision_stale(&f->st);	/* nscc_conf_refresh() */
 		}
 	}
 	a.ce = f->ecn && s->ce;
