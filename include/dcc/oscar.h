@@ -15,7 +15,9 @@
  *				point (oscar_batch_open)
  *   oscar_on_batch()		a batch closed: Alg. 2's step, app-limited hold
  *   oscar_decide()		pacing rate u * mu and window
- *				min(u * D_target * mu, mu * (RTT_base + eps))
+ *				min(u * D_target * mu, mu * (RTT_base + eps)),
+ *				when a batch closed (u moved); else the
+ *				decision stands (dcc_decision.changed)
  * What the core cannot do itself -- refresh the shared base RTT and fold a
  * batch's rate into the shared mu estimate, both kernel lookups -- it asks
  * of its caller with OSCAR_D_BATCH, once per batch, never per ACK.
@@ -230,8 +232,10 @@ static inline u32 oscar_tau_ns(const struct oscar_cfg *c)
 void oscar_core_init(struct oscar_core *st, const struct oscar_params *p);
 
 /*
- * One ACK: @s is the neutral sample (ns), @d gets the pacing rate, the
- * window and OSCAR_D_* flags; @b is filled when OSCAR_D_BATCH is set.
+ * One ACK: @s is the neutral sample (ns).  When a batch closes, u moves
+ * and @d gets the new pacing rate and window (d->changed) and
+ * OSCAR_D_BATCH, and @b the batch; on every other ACK the decision stands
+ * (d->changed false, rate and window untouched).
  */
 void oscar_on_ack(struct oscar_core *st, const struct oscar_cfg *c,
 		  const struct dcc_sample *s, struct dcc_decision *d,

@@ -447,17 +447,23 @@ void oscar_decide(const struct oscar_core *st, const struct oscar_cfg *c,
 	d->changed = true;
 }
 
+/*
+ * u moves only when a batch closes, and so does the decision: it is made
+ * then, and only then (and by the glue when its refresh moves the
+ * config); on every other ACK it stands (d->changed false).
+ */
 void oscar_on_ack(struct oscar_core *st, const struct oscar_cfg *c,
 		  const struct dcc_sample *s, struct dcc_decision *d,
 		  struct oscar_batch *b)
 {
 	d->flags = 0;
-	if (oscar_sample_usable(s)) {
-		oscar_count_app_limited(st, s);
-		if (oscar_batch_add(st, c, s, &b->bls)) {
-			oscar_on_batch(st, c, b);
-			d->flags |= OSCAR_D_BATCH;
-		}
-	}
+	d->changed = false;
+	if (!oscar_sample_usable(s))
+		return;
+	oscar_count_app_limited(st, s);
+	if (!oscar_batch_add(st, c, s, &b->bls))
+		return;
+	oscar_on_batch(st, c, b);
+	d->flags |= OSCAR_D_BATCH;
 	oscar_decide(st, c, d);
 }

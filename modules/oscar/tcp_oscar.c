@@ -443,6 +443,20 @@ static void oscar_trace_batch(struct sock *sk, const struct oscar_batch *b)
 			  tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
 }
 
+/*
+ * Per ACK: the core decides only when a batch closes; the socket's
+ * sk_pacing_rate and snd_cwnd hold the last decision in between.  What
+ * else may move them: recovery, CWR, an RTO (tcp_enter_loss() sets cwnd)
+ * and an undo all leave a finite ssthresh or the Loss state, so the loss
+ * bound is in force and every ACK applies the decision under it, as
+ * before, until the bound lifts in the Open state with the law's own
+ * window applied.  The stack's idle restart, application-limited window
+ * decay and tcp_update_pacing_rate() skip cong_control modules.  MTU
+ * probing's one-packet cwnd steps, an MSS change, a new window clamp and
+ * a raised SO_MAX_PACING_RATE (a lower one lowers sk_pacing_rate itself)
+ * are met at the next batch (within tau of send time, the staleness limit
+ * at most), where every ACK used to meet them.
+ */
 static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct oscar *ca = inet_csk_ca(sk);
@@ -455,11 +469,16 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	dcc_loss_ack(sk, rs);	/* dcc.h: loss bound */
 	dcc_sample_get(sk, rs, &s, 0);	/* s.why says if it is usable */
 	oscar_on_ack(&ca->st, &ca->c, &s, &d, &b);
-	if ((d.flags & OSCAR_D_BATCH) && oscar_refresh_inputs(sk, ca, &b))
-		oscar_decide(&ca->st, &ca->c, &d);	/* the new mu applies now */
-	dcc_apply_bounded(sk, d.rate_bytes_ps, d.cwnd_bytes);
-	if (d.flags & OSCAR_D_BATCH)
+	if (unlikely(d.changed)) {
+		/* a batch closed: the new mu or base applies now */
+		if (oscar_refresh_inputs(sk, ca, &b))
+			oscar_decide(&ca->st, &ca->c, &d);
+		dcc_apply_bounded(sk, d.rate_bytes_ps, d.cwnd_bytes);
 		oscar_trace_batch(sk, &b);
+	} else if (dcc_loss_bound_active(sk)) {
+		oscar_decide(&ca->st, &ca->c, &d);
+		dcc_apply_bounded(sk, d.rate_bytes_ps, d.cwnd_bytes);
+	}
 }
 
 static void oscar_set_state(struct sock *sk, u8 new_state)
