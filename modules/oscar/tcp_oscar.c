@@ -501,21 +501,19 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	struct oscar *ca = inet_csk_ca(sk);
 	/* dcc_sample_get() fills every field the core reads (dcc.h) */
 	struct dcc_sample s __uninitialized;
-	bool bound;
 
 	if (unlikely(!(ca->st.flags & OSCAR_S_INIT)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
-	/*
-	 * dcc_loss_ack(), with the test kept: neither it nor the sample nor
-	 * the core lifts a bound (only applying a decision does).
-	 */
-	bound = dcc_loss_bound_active(sk);
-	if (bound)
-		__dcc_loss_ack(sk, rs);
+	dcc_loss_ack(sk, rs);	/* dcc.h: loss bound */
 	dcc_sample_get(sk, rs, &s, 0);	/* s.why says if it is usable */
+	/*
+	 * The bound is tested again rather than kept from dcc_loss_ack():
+	 * a flag live across the inline path cost more saved registers
+	 * than the test.
+	 */
 	if (unlikely(!oscar_on_ack_fast(&ca->st, &s)))
-		oscar_ack_slow(sk, ca, &s, bound);
-	else if (bound)
+		oscar_ack_slow(sk, ca, &s, dcc_loss_bound_active(sk));
+	else if (dcc_loss_bound_active(sk))
 		oscar_apply_bound(sk, ca);
 }
 
