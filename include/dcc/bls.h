@@ -11,8 +11,10 @@
  *   gradient = (n*Sxy - Sx*Sy) / (n*Sxx - Sx^2)         (dimensionless, Q16)
  *   inflight = packet-weighted mean inflight-at-send    (bytes)
  *   rate     = packets * bytes_per_pkt / span           (bytes/s)
- * Constant space (64 bytes), per-sample cost: 2 multiplies and 7 adds.
- * Per batch: a handful of 64-bit divisions.
+ * Constant space (64 bytes), per-sample cost: 2 multiplies and 7 adds
+ * (3 and 7 with the inflight weight), inline for a caller that fixes a
+ * batch's bounds when it opens (dcc_bls_push()).  Per batch: a handful of
+ * 64-bit divisions.
  *
  * The batch origin t0 is the send time of the sample that closed the
  * previous batch (Alg. 1; the origin sample belongs to the previous batch),
@@ -94,9 +96,11 @@ struct dcc_bls {
 	s64 sxy;	/* sum of x*y */
 	u64 infl;	/* sum of infl_i * pkts_i */
 	u32 pkts;	/* sum of pkts_i */
-	u32 n;		/* regression points */
 	u32 y0;		/* delay offset of this batch (shifted units) */
-	u32 started;	/* 0 until the first sample fixed t0 */
+	u32 push_tau;	/* dcc_bls_push()'s tau and min_samples */
+	u16 n;		/* regression points (<= N_MAX) */
+	u8 started;	/* 0 until the first sample fixed t0 */
+	u8 push_min_n;	/* (effective), saturated; 0 after a reset */
 };
 
 /* Forget the current batch; the next sample becomes the new origin. */
@@ -111,6 +115,133 @@ void dcc_bls_reset(struct dcc_bls *b);
  */
 bool dcc_bls_add(struct dcc_bls *b, const struct dcc_bls_cfg *cfg,
 		 const struct dcc_bls_sample *s, struct dcc_bls_out *out);
+
+/* The effective min_samples (dcc_bls_cfg): at least 2, at most N_MAX. */
+static inline u32 dcc_bls_min_n(u32 min_samples)
+{
+	return clamp_val(min_samples, 2U, DCC_BLS_N_MAX);
+}
+
+/* Add one point (x, y): both shifted, |x| <= X_MAX, |y| <= Y_MAX. */
+static inline void dcc_bls_sum(struct dcc_bls *b, s64 x, s64 y, u32 pkts,
+			       u32 infl)
+{
+	b->sx += x;
+	b->sy += y;
+	b->sxx += (u64)(x * x);
+	b->sxy += x * y;
+	b->n++;
+	b->pkts += pkts;
+	b->infl += (u64)infl * pkts;
+}
+
+/*
+ * Accumulate one point: @x = send offset >> shift, |x| <= X_MAX, and the
+ * delay >> shift; the batch's first point fixes y0.  @pkts and @infl are
+ * capped (PKTS_MAX, INFL_MAX).  Within the bounds above, pure 64-bit: 2
+ * multiplies (x^2, x*y) and one for the inflight weight, 7 adds, no branch
+ * but the first point's.
+ */
+static inline void dcc_bls_accumulate(struct dcc_bls *b, s64 x,
+				      u64 delay_shifted, u32 pkts, u32 infl)
+{
+	s64 y;
+
+	if (unlikely(b->n == 0))
+		b->y0 = (u32)min_t(u64, delay_shifted, U32_MAX);
+	y = (s64)min_t(u64, delay_shifted, S64_MAX) - (s64)b->y0;
+	y = clamp_val(y, -DCC_BLS_Y_MAX, DCC_BLS_Y_MAX);
+	dcc_bls_sum(b, x, y, pkts, infl);
+}
+
+/*
+ * Fix dcc_bls_push()'s tau and min_samples now, as dcc_bls_add() does
+ * from its cfg on every call: for a caller that fixes a batch's bounds
+ * before its first point (saturated: dcc_bls_push() only errs towards
+ * dcc_bls_add()).
+ */
+static inline void dcc_bls_push_bounds(struct dcc_bls *b, u64 tau,
+				       u32 min_samples)
+{
+	b->push_tau = (u32)min_t(u64, tau, U32_MAX);
+	b->push_min_n = (u8)min_t(u32, dcc_bls_min_n(min_samples), 0xff);
+}
+
+/* dcc_bls_push()'s checks of a point: true if it needs dcc_bls_add() */
+static inline bool dcc_bls_needs_add(const struct dcc_bls *b,
+				     const struct dcc_bls_sample *s, u64 span,
+				     u64 span_max, u32 n)
+{
+	if (unlikely(span > span_max))
+		return true;
+	if (span >= b->push_tau && n + 1 >= b->push_min_n)
+		return true;	/* it may close the batch */
+	/* capped: dcc_bls_add() */
+	return unlikely(s->pkts - 1 >= DCC_BLS_PKTS_MAX ||
+			s->infl > DCC_BLS_INFL_MAX);
+}
+
+/* dcc_bls_push() of a batch's first point, which fixes y0 */
+static inline bool dcc_bls_push_first(struct dcc_bls *b,
+				      const struct dcc_bls_sample *s,
+				      u64 span, u64 span_max, u8 shift)
+{
+	u64 dsh = s->delay >> shift;
+	u32 y0 = (u32)min_t(u64, dsh, U32_MAX);
+	s64 y = (s64)min_t(u64, dsh, S64_MAX) - (s64)y0;
+
+	if (!b->started || dcc_bls_needs_add(b, s, span, span_max, 0) ||
+	    y > DCC_BLS_Y_MAX)
+		return false;
+	b->y0 = y0;
+	dcc_bls_sum(b, (s64)(span >> shift), y, s->pkts, s->infl);
+	return true;
+}
+
+/*
+ * dcc_bls_add()'s step for an ordinary point, inline, for a caller whose
+ * dcc_bls_cfg is fixed for a batch (OSCAR: oscar_batch_open()).  An
+ * ordinary point joins a batch whose origin is fixed, is sent no earlier
+ * than the origin and at most @span_max after it, closes nothing (it is
+ * not the N_MAX-th point, and it comes before tau of send time or before
+ * the batch holds min_samples points) and needs no cap (its packet count
+ * is 1 .. PKTS_MAX, its inflight at most INFL_MAX, its y within +-Y_MAX).
+ * Such a point is accumulated exactly as dcc_bls_add() would (the batch's
+ * first point fixes y0), and true returned.  Any other point (the origin,
+ * reordered, stale, closing, capped) returns false with @b untouched: the
+ * caller hands it to dcc_bls_add(), which does with it what it would have
+ * done anyway.  So the split is invisible, and what dcc_bls_add() checks
+ * and clamps per sample stays off the common path as a few compares.
+ *
+ * tau and min_samples are those the BLS keeps for this (push_tau,
+ * push_min_n): of the last dcc_bls_add() call, or of
+ * dcc_bls_push_bounds() if the caller fixed the batch's before its first
+ * point; zero after a reset, which sends every point to dcc_bls_add();
+ * saturated, which only sends more there.  The caller passes the rest of
+ * its cfg: @shift = min(cfg->shift, DCC_BLS_SHIFT_MAX), and @span_max at
+ * most the stale limit (cfg->stale, or 4 * tau) with @span_max >> @shift
+ * <= DCC_BLS_X_MAX: a point within @span_max is then neither stale nor
+ * out of x's range.
+ */
+static inline bool dcc_bls_push(struct dcc_bls *b, const struct dcc_bls_sample *s,
+				u64 span_max, u8 shift)
+{
+	u64 span = s->send_ts - b->t0;	/* modular: before t0 is huge */
+	u32 n = b->n;
+	s64 y;
+
+	/* 1 <= n and n + 1 < N_MAX: a point of an open batch that it cannot fill */
+	if (unlikely(n - 1 >= DCC_BLS_N_MAX - 2))
+		return !n && dcc_bls_push_first(b, s, span, span_max, shift);
+	if (dcc_bls_needs_add(b, s, span, span_max, n))
+		return false;
+	/* span <= span_max < 2^63: x >= 0; delay >> shift < 2^64 >> shift */
+	y = (s64)min_t(u64, s->delay >> shift, S64_MAX) - (s64)b->y0;
+	if (unlikely((u64)(y + DCC_BLS_Y_MAX) > 2 * DCC_BLS_Y_MAX))
+		return false;	/* clamped: dcc_bls_add() */
+	dcc_bls_sum(b, (s64)(span >> shift), y, s->pkts, s->infl);
+	return true;
+}
 
 /*
  * Smallest shift such that a batch of 4 * @tau (and a delay excursion of

@@ -7,18 +7,26 @@
  * callgrind bench (bench_oscar.c) all call oscar_on_ack(); the theory is
  * in modules/oscar/tcp_oscar.c, the steps in modules/oscar/oscar_law.c.
  *
- * Per ACK (oscar_on_ack, the shape of tcp_bbr's bbr_main):
+ * Per ACK (oscar_on_ack, the shape of tcp_bbr's bbr_main), inline here
+ * (oscar_on_ack_fast), no division, no call:
  *   oscar_sample_usable()	first-window and invalid samples join no batch
  *   oscar_count_app_limited()	app-limited samples of the open batch
- *   oscar_batch_add()		one BLS point (Alg. 1); the open batch's
- *				staleness limit and shift fixed at its first
- *				point (oscar_batch_open)
+ *   oscar_batch_push()		one BLS point (Alg. 1) of the open batch,
+ *				within the bounds fixed when it opened
+ * and, for the ACK that begins a batch after a reset, falls outside its
+ * bounds or closes it, in oscar_law.c (oscar_on_ack_slow):
+ *   oscar_batch_add()		the BLS's full step (dcc_bls_add)
  *   oscar_on_batch()		a batch closed: Alg. 2's step, app-limited hold
+ *   oscar_batch_open()		the next batch's bounds: staleness limit,
+ *				shift, tau, min_samples
  *   oscar_decide()		pacing rate u * mu and window
  *				min(u * D_target * mu, mu * (RTT_base + eps))
- * What the core cannot do itself -- refresh the shared base RTT and fold a
- * batch's rate into the shared mu estimate, both kernel lookups -- it asks
- * of its caller with OSCAR_D_BATCH, once per batch, never per ACK.
+ * u moves only when a batch closes, so the decision is made then and
+ * stands in between (dcc_decision.changed).  What the core cannot do
+ * itself -- refresh the shared base RTT and fold a batch's rate into the
+ * shared mu estimate, both kernel lookups -- it asks of its caller with
+ * OSCAR_D_BATCH, once per batch, never per ACK; if that moves the config,
+ * oscar_on_refresh() makes the decision and the open batch's bounds again.
  *
  * Units and fixed-point scales (ranges: RTT 1 us .. 1 s, mu 1 Mbit/s ..
  * 800 Gbit/s = 1.25e5 .. 1e11 B/s < 2^37):
@@ -132,7 +140,11 @@ struct oscar_cfg {
 				 */
 };
 
-/* Per-socket state, 80 bytes; zero-filled memory is "not initialised". */
+/*
+ * Per-socket state, 80 bytes; zero-filled memory is "not initialised".
+ * The open batch's tau and min_samples are kept in the BLS (push_tau,
+ * push_min_n), in room its 64 bytes had spare.
+ */
 struct oscar_core {
 	struct dcc_bls bls;	/* Alg. 1 batch sums (64 B) */
 	u32 u;			/* unified ratio, Q20 */
@@ -144,7 +156,9 @@ struct oscar_core {
 };
 
 #define OSCAR_S_INIT	0x1	/* oscar_core_init() ran */
-#define OSCAR_S_OPEN	0x2	/* the open batch's stale_ns/shift are set */
+#define OSCAR_S_OPEN	0x2	/* the open batch's bounds are set: stale_ns,
+				 * shift, and tau and min_samples in the BLS
+				 */
 #define OSCAR_S_START	0x4	/* start phase: u doubles below D_target */
 #define OSCAR_S_REFILL	0x8	/* refill: the queue drained away; u doubles
 				 * its batch's rate per empty batch
@@ -226,16 +240,118 @@ static inline u32 oscar_tau_ns(const struct oscar_cfg *c)
 	return max_t(u32, 2, (u32)div_u64((u64)c->base_ns * c->p->tau_pct, 100));
 }
 
+/*
+ * Points a batch needs to close: min_samples (Alg. 1: 3; see
+ * OSCAR_MIN_SAMPLES_DEFAULT), OSCAR_REFILL_SAMPLES in the refill
+ * (oscar_phase_of()).  Fixed for a batch: the flags change when one closes.
+ */
+static inline u32 oscar_min_samples(const struct oscar_core *st,
+				    const struct oscar_cfg *c)
+{
+	return st->flags & OSCAR_S_REFILL ? OSCAR_REFILL_SAMPLES :
+					    c->p->min_samples;
+}
+
 /* Start a flow: u = p->start_u (0: 1, line rate, 4.2), empty batch. */
 void oscar_core_init(struct oscar_core *st, const struct oscar_params *p);
 
 /*
- * One ACK: @s is the neutral sample (ns), @d gets the pacing rate, the
- * window and OSCAR_D_* flags; @b is filled when OSCAR_D_BATCH is set.
+ * oscar_on_ack() for the samples oscar_on_ack_fast() leaves (oscar_law.c):
+ * @d must have flags 0 and changed false.
  */
-void oscar_on_ack(struct oscar_core *st, const struct oscar_cfg *c,
-		  const struct dcc_sample *s, struct dcc_decision *d,
-		  struct oscar_batch *b);
+void oscar_on_ack_slow(struct oscar_core *st, const struct oscar_cfg *c,
+		       const struct dcc_sample *s, struct dcc_decision *d,
+		       struct oscar_batch *b);
+
+/*
+ * A packet of the initial window left while the window was still filling:
+ * its inflight is a point on the 0 -> cwnd ramp, so a batch of them makes
+ * u_w = inflight / (delay * mu) read about half the flow's real window,
+ * and min(u_w, u_r) at a join then cuts the joiner to ~half the
+ * incumbent's share, which only U_AI undoes (measured: a 34/61 Mbit/s
+ * split after a join, 4 s to within 20%).  The reference-state rule
+ * (4.1.2) needs the state the signal was produced with; during the ramp
+ * there is none, so OSCAR's first batch starts with the first packet sent
+ * after an ACK.  The flow runs at line rate with a base-BDP window
+ * meanwhile, as 4.2 has it.  Samples without a usable RTT (Karn,
+ * dupacks, delayed ACKs) join no batch either.
+ */
+static inline bool oscar_sample_usable(const struct dcc_sample *s)
+{
+	return !s->why && !s->first_window;
+}
+
+/* App-limited batches may raise u, not lower it: count their samples. */
+static inline void oscar_count_app_limited(struct oscar_core *st,
+					   const struct dcc_sample *s)
+{
+	if (unlikely(s->app_limited) && st->app_lim < 0xffff)	/* u16 */
+		st->app_lim++;
+}
+
+/*
+ * Alg. 1 for an ordinary point of the open batch, accumulated inline
+ * (dcc_bls_push()) under the bounds oscar_batch_open() fixed for it: the
+ * staleness limit and shift (the limit also keeps x in range), and the
+ * tau and min_samples it gave the BLS.  False, and nothing done, for any
+ * other point.
+ */
+static inline bool oscar_batch_push(struct oscar_core *st,
+				    const struct dcc_sample *s)
+{
+	struct dcc_bls_sample bs = {
+		.send_ts = s->tx_ns,
+		.delay = s->rtt_ns,
+		.pkts = s->acked,
+		.infl = s->infl_pkts,
+	};
+
+	return dcc_bls_push(&st->bls, &bs, st->stale_ns, st->shift);
+}
+
+/*
+ * The common ACK, inline: a test of the sample, the app-limited count and
+ * the BLS's few adds and multiplies; no division, no call.  True when
+ * that was all (the sample is unusable, or an ordinary point of the open
+ * batch): the decision stands.  False: oscar_on_ack_slow() must see it.
+ */
+static inline bool oscar_on_ack_fast(struct oscar_core *st,
+				     const struct dcc_sample *s)
+{
+	if (!oscar_sample_usable(s))
+		return true;
+	oscar_count_app_limited(st, s);
+	/*
+	 * A batch the BLS has begun is open (OSCAR_S_OPEN): a reset clears
+	 * both, and dcc_bls_push() takes no point of a reset BLS.
+	 */
+	return oscar_batch_push(st, s);
+}
+
+/*
+ * One ACK: @s is the neutral sample (ns).  When a batch closes, u moves
+ * and @d gets the new pacing rate and window (d->changed) and
+ * OSCAR_D_BATCH, and @b the batch; on every other ACK the decision stands
+ * (d->changed false, rate and window untouched) and only the batch's sums
+ * move, inline (oscar_on_ack_fast()).
+ */
+static inline void oscar_on_ack(struct oscar_core *st, const struct oscar_cfg *c,
+				const struct dcc_sample *s,
+				struct dcc_decision *d, struct oscar_batch *b)
+{
+	d->flags = 0;
+	d->changed = false;
+	if (!oscar_on_ack_fast(st, s))
+		oscar_on_ack_slow(st, c, s, d, b);
+}
+
+/*
+ * The glue's refresh moved the config (mu, RTT_base or RTT_ref) right
+ * after a batch closed: the batch that just opened takes its bounds from
+ * the new config (@mss: the ACK's), and @d gets the decision under it.
+ */
+void oscar_on_refresh(struct oscar_core *st, const struct oscar_cfg *c,
+		      u32 mss, struct dcc_decision *d);
 
 /* RTO: the open batch spans the stall; forget it (u is kept). */
 void oscar_on_rto(struct oscar_core *st);

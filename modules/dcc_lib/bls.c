@@ -14,18 +14,20 @@ DCC_EXPORT(dcc_bls_reset);
 
 u8 dcc_bls_shift_for(u64 tau)
 {
-	u8 shift = 0;
-
 	/* 4 * tau, saturated: tau is a caller value, any u64 */
 	u64 t4 = tau > U64_MAX / 4 ? U64_MAX : 4 * tau;
+	/* t4 >> shift has at most 22 bits: < 2^22 = X_MAX, fits */
+	int shift = fls64(t4) - 22;
 
+	if (shift <= 0)
+		return 0;
 	/*
-	 * A batch of 4 * tau must give x = span >> shift <= X_MAX; test the
+	 * One less gives 23 bits, which fit only as X_MAX itself; test the
 	 * truncated value exactly as dcc_bls_add() computes it.
 	 */
-	while (shift < DCC_BLS_SHIFT_MAX && (t4 >> shift) > (u64)DCC_BLS_X_MAX)
-		shift++;
-	return shift;
+	if ((t4 >> (shift - 1)) <= (u64)DCC_BLS_X_MAX)
+		shift--;
+	return (u8)min_t(int, shift, DCC_BLS_SHIFT_MAX);
 }
 DCC_EXPORT(dcc_bls_shift_for);
 
@@ -81,10 +83,13 @@ bool dcc_bls_slope_q16(u32 n, s64 sx, s64 sy, u64 sxx, s64 sxy, s32 *g_q16)
 }
 DCC_EXPORT(dcc_bls_slope_q16);
 
-/* Start a new, empty batch whose origin is @t0. */
+/* Start a new, empty batch whose origin is @t0 (dcc_bls_push()'s bounds kept). */
 static void bls_restart(struct dcc_bls *b, u64 t0)
 {
-	*b = (struct dcc_bls){ .t0 = t0, .started = 1 };
+	*b = (struct dcc_bls){
+		.t0 = t0, .started = 1,
+		.push_tau = b->push_tau, .push_min_n = b->push_min_n,
+	};
 }
 
 /* Round-to-nearest signed division by a positive count. */
@@ -118,36 +123,18 @@ static void bls_close(struct dcc_bls *b, const struct dcc_bls_cfg *cfg,
 					    &out->grad_q16);
 }
 
-/* Accumulate one point; x and y are already shifted and bounded. */
-static void bls_accumulate(struct dcc_bls *b, s64 x, u64 delay_shifted,
-			   u32 pkts, u32 infl)
-{
-	s64 y;
-
-	if (b->n == 0)
-		b->y0 = (u32)min_t(u64, delay_shifted, U32_MAX);
-	y = (s64)min_t(u64, delay_shifted, S64_MAX) - (s64)b->y0;
-	y = clamp_val(y, -DCC_BLS_Y_MAX, DCC_BLS_Y_MAX);
-
-	b->sx += x;
-	b->sy += y;
-	b->sxx += (u64)(x * x);
-	b->sxy += x * y;
-	b->n++;
-	b->pkts += pkts;
-	b->infl += (u64)infl * pkts;
-}
-
 bool dcc_bls_add(struct dcc_bls *b, const struct dcc_bls_cfg *cfg,
 		 const struct dcc_bls_sample *s, struct dcc_bls_out *out)
 {
 	u32 pkts = clamp_val(s->pkts, 1U, DCC_BLS_PKTS_MAX);
 	u32 infl = min_t(u32, s->infl, DCC_BLS_INFL_MAX);
-	u32 min_n = clamp_val(cfg->min_samples, 2U, DCC_BLS_N_MAX);
+	u32 min_n = dcc_bls_min_n(cfg->min_samples);
 	u64 stale = cfg->stale ? cfg->stale : 4 * cfg->tau;
 	u64 span = s->send_ts - b->t0;	/* modular: wrap-safe */
 	u8 shift = min_t(u8, cfg->shift, DCC_BLS_SHIFT_MAX);
 	s64 x = (s64)span >> shift;
+
+	dcc_bls_push_bounds(b, cfg->tau, cfg->min_samples);
 
 	if (!b->started) {
 		/* the first sample only fixes the origin (Alg. 1 startTs) */
@@ -168,13 +155,13 @@ bool dcc_bls_add(struct dcc_bls *b, const struct dcc_bls_cfg *cfg,
 		 * computed (the artifact's 3-tau discard).  This sample's
 		 * x is out of range, so it counts towards the mean only.
 		 */
-		bls_accumulate(b, 0, s->delay >> shift, pkts, infl);
+		dcc_bls_accumulate(b, 0, s->delay >> shift, pkts, infl);
 		bls_close(b, cfg, span, true, out);
 		bls_restart(b, s->send_ts);
 		return true;
 	}
 
-	bls_accumulate(b, x, s->delay >> shift, pkts, infl);
+	dcc_bls_accumulate(b, x, s->delay >> shift, pkts, infl);
 
 	if ((x > 0 && span >= cfg->tau && b->n >= min_n) ||
 	    b->n >= DCC_BLS_N_MAX) {

@@ -248,42 +248,20 @@ void oscar_on_idle_restart(struct oscar_core *st)
 }
 
 /*
- * A packet of the initial window left while the window was still filling:
- * its inflight is a point on the 0 -> cwnd ramp, so a batch of them makes
- * u_w = inflight / (delay * mu) read about half the flow's real window,
- * and min(u_w, u_r) at a join then cuts the joiner to ~half the
- * incumbent's share, which only U_AI undoes (measured: a 34/61 Mbit/s
- * split after a join, 4 s to within 20%).  The reference-state rule
- * (4.1.2) needs the state the signal was produced with; during the ramp
- * there is none, so OSCAR's first batch starts with the first packet sent
- * after an ACK.  The flow runs at line rate with a base-BDP window
- * meanwhile, as 4.2 has it.  Samples without a usable RTT (Karn,
- * dupacks, delayed ACKs) join no batch either.
- */
-static bool oscar_sample_usable(const struct dcc_sample *s)
-{
-	return !s->why && !s->first_window;
-}
-
-/* App-limited batches may raise u, not lower it: count their samples. */
-static void oscar_count_app_limited(struct oscar_core *st,
-				    const struct dcc_sample *s)
-{
-	if (s->app_limited && st->app_lim < 0xffff)	/* u16 */
-		st->app_lim++;
-}
-
-/*
- * The open batch's staleness limit and BLS shift, fixed at its first point
- * (u, tau and mss are those of that moment; u and the config change only
- * between batches).  A batch older than the limit spans an idle gap
- * (stale): 4 tau (artifact), or, for a flow too slow to collect
- * min_samples ACKs in 4 tau, twice the time it needs for them at its
- * current rate -- otherwise every batch of a slow flow would close stale
- * and its rate loop would never act.  The limit saturates at U32_MAX ns
- * (4.29 s); the microsecond code it replaces was bounded the same way by
- * the BLS's x range (2^22 us = 4.19 s).  The shift is the smallest that
- * lets a batch of that span fit x, and at least OSCAR_BLS_SHIFT_MIN.
+ * The bounds of a batch, fixed when it opens: when the last one closed
+ * (oscar_on_ack_slow(); again by oscar_on_refresh() if the glue's refresh
+ * then moved the config), or at the first point after a reset.  u, the
+ * flags, the config and the mss are those of that moment; u and the
+ * config change only between batches.  A batch older than its staleness
+ * limit spans an idle gap (stale): 4 tau (artifact), or, for a flow too
+ * slow to collect min_samples ACKs in 4 tau, twice the time it needs for
+ * them at its current rate -- otherwise every batch of a slow flow would
+ * close stale and its rate loop would never act.  The limit saturates at
+ * U32_MAX ns (4.29 s); the microsecond code it replaces was bounded the
+ * same way by the BLS's x range (2^22 us = 4.19 s).  The shift is the
+ * smallest that lets a batch of that span fit x, and at least
+ * OSCAR_BLS_SHIFT_MIN.  tau and the points the batch needs go to the BLS
+ * for oscar_batch_push() (dcc_bls_push()).
  */
 static void oscar_batch_open(struct oscar_core *st, const struct oscar_cfg *c,
 			     u32 mss)
@@ -297,10 +275,14 @@ static void oscar_batch_open(struct oscar_core *st, const struct oscar_cfg *c,
 	st->stale_ns = (u32)min_t(u64, stale, U32_MAX);
 	st->shift = max_t(u8, OSCAR_BLS_SHIFT_MIN,
 			  dcc_bls_shift_for(((u64)st->stale_ns + 3) / 4));
+	dcc_bls_push_bounds(&st->bls, oscar_tau_ns(c), oscar_min_samples(st, c));
 	st->flags |= OSCAR_S_OPEN;
 }
 
-/* Alg. 1: one point (send time, RTT) of the open batch; true if it closed */
+/*
+ * Alg. 1: one point (send time, RTT) of the open batch, the whole way
+ * (oscar_batch_push() took the ordinary ones); true if it closed.
+ */
 static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
 			    const struct dcc_sample *s, struct dcc_bls_out *out)
 {
@@ -318,16 +300,11 @@ static bool oscar_batch_add(struct oscar_core *st, const struct oscar_cfg *c,
 		.tau = oscar_tau_ns(c),
 		.stale = st->stale_ns,
 		.units_per_sec = DCC_NSEC_PER_SEC,
-		/* Alg. 1: 3; see oscar.h; 3 in the refill (oscar_phase_of()) */
-		.min_samples = st->flags & OSCAR_S_REFILL ?
-			       OSCAR_REFILL_SAMPLES : c->p->min_samples,
+		.min_samples = oscar_min_samples(st, c),
 		.bytes_per_pkt = s->mss,
 		.shift = st->shift,
 	};
-	if (!dcc_bls_add(&st->bls, &cfg, &bs, out))
-		return false;
-	st->flags &= ~OSCAR_S_OPEN;	/* the next batch gets its own limit */
-	return true;
+	return dcc_bls_add(&st->bls, &cfg, &bs, out);
 }
 
 /*
@@ -447,17 +424,31 @@ void oscar_decide(const struct oscar_core *st, const struct oscar_cfg *c,
 	d->changed = true;
 }
 
-void oscar_on_ack(struct oscar_core *st, const struct oscar_cfg *c,
-		  const struct dcc_sample *s, struct dcc_decision *d,
-		  struct oscar_batch *b)
+/*
+ * The rest of oscar_on_ack(): a point that begins, restarts or closes a
+ * batch, or falls outside it.  u moves only here, when a batch closes,
+ * and so does the decision: it is made again then, and only then (and by
+ * oscar_on_refresh() when the glue's refresh moves the config).  The next
+ * batch opens at once, so that the ACKs that fill it, whichever way they
+ * go, divide nothing.
+ */
+void oscar_on_ack_slow(struct oscar_core *st, const struct oscar_cfg *c,
+		       const struct dcc_sample *s, struct dcc_decision *d,
+		       struct oscar_batch *b)
 {
-	d->flags = 0;
-	if (oscar_sample_usable(s)) {
-		oscar_count_app_limited(st, s);
-		if (oscar_batch_add(st, c, s, &b->bls)) {
-			oscar_on_batch(st, c, b);
-			d->flags |= OSCAR_D_BATCH;
-		}
-	}
+	if (!oscar_batch_add(st, c, s, &b->bls))
+		return;
+	oscar_on_batch(st, c, b);
+	oscar_batch_open(st, c, s->mss);
+	d->flags |= OSCAR_D_BATCH;
+	oscar_decide(st, c, d);
+}
+
+void oscar_on_refresh(struct oscar_core *st, const struct oscar_cfg *c,
+		      u32 mss, struct dcc_decision *d)
+{
+	/* a batch that holds points keeps the bounds it began with */
+	if ((st->flags & OSCAR_S_OPEN) && !st->bls.n)
+		oscar_batch_open(st, c, mss);
 	oscar_decide(st, c, d);
 }

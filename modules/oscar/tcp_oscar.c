@@ -68,11 +68,12 @@
  *
  * The whole per-ACK sequence (first-window skip, batching, staleness,
  * app-limited hold, the law, rate and window) is the plain-C core of
- * oscar_law.c (oscar_on_ack(), in ns), which the unit-test model, the
- * fuzzer and the bench call too.  This file is the kernel's side of it:
- * the sample, the module parameters, the two shared inputs (base RTT, mu)
- * refreshed when the core reports a closed batch, and applying the
- * decision.
+ * oscar.h and oscar_law.c (oscar_on_ack(), in ns), which the unit-test
+ * model, the fuzzer and the bench call too: the common ACK only adds a
+ * point to the open batch, inline; a batch's close makes the decision.
+ * This file is the kernel's side of it: the sample, the module
+ * parameters, the two shared inputs (base RTT, mu) refreshed when the
+ * core reports a closed batch, and applying the decision.
  *
  * What the paper leaves open, and how this module does it:
  *  - loss/RTO/recovery: u has no loss-driven decrease (the paper has
@@ -443,23 +444,77 @@ static void oscar_trace_batch(struct sock *sk, const struct oscar_batch *b)
 			  tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
 }
 
+/* The decision in force, applied under the loss bound (dcc.h). */
+static noinline void oscar_apply_bound(struct sock *sk, struct oscar *ca)
+{
+	struct dcc_decision d;
+
+	oscar_decide(&ca->st, &ca->c, &d);
+	dcc_apply_bounded(sk, d.rate_bytes_ps, d.cwnd_bytes);
+}
+
+/*
+ * What oscar_on_ack_fast() leaves: the first point after a reset, a point
+ * outside the batch's bounds, or one that closes it.  When a batch closed
+ * (u moved, d.changed): refresh the shared inputs (the new mu or base
+ * applies to the decision and to the batch that just opened), apply,
+ * trace.  Otherwise the decision stands, applied again only under the
+ * loss bound.  Out of line: the batch and the decision live here, off
+ * the common path's stack.
+ */
+static noinline void oscar_ack_slow(struct sock *sk, struct oscar *ca,
+				    const struct dcc_sample *s, bool bound)
+{
+	struct dcc_decision d = { 0 };
+	struct oscar_batch b;
+
+	oscar_on_ack_slow(&ca->st, &ca->c, s, &d, &b);
+	if (!d.changed) {
+		if (bound)
+			oscar_apply_bound(sk, ca);
+		return;
+	}
+	if (oscar_refresh_inputs(sk, ca, &b))
+		oscar_on_refresh(&ca->st, &ca->c, s->mss, &d);
+	dcc_apply_bounded(sk, d.rate_bytes_ps, d.cwnd_bytes);
+	oscar_trace_batch(sk, &b);
+}
+
+/*
+ * Per ACK: the core folds the sample into the open batch, inline and
+ * without a division (oscar_on_ack_fast()), and decides only when a batch
+ * closes (oscar_ack_slow()); the socket's sk_pacing_rate and snd_cwnd
+ * hold the last decision in between.  What else may move them: recovery,
+ * CWR, an RTO (tcp_enter_loss() sets cwnd) and an undo all leave a finite
+ * ssthresh or the Loss state, so the loss bound is in force and every
+ * ACK applies the decision under it, as before, until the bound lifts in
+ * the Open state with the law's own window applied.  The stack's idle
+ * restart, application-limited window decay and tcp_update_pacing_rate()
+ * skip cong_control modules.  MTU probing's one-packet cwnd steps, an MSS
+ * change, a new window clamp and a raised SO_MAX_PACING_RATE (a lower one
+ * lowers sk_pacing_rate itself) are met at the next batch (within tau of
+ * send time, the staleness limit at most), where every ACK used to meet
+ * them.
+ */
 static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct oscar *ca = inet_csk_ca(sk);
-	struct dcc_sample s;
-	struct dcc_decision d;
-	struct oscar_batch b;
+	/* dcc_sample_get() fills every field the core reads (dcc.h) */
+	struct dcc_sample s __uninitialized;
 
 	if (unlikely(!(ca->st.flags & OSCAR_S_INIT)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 	dcc_loss_ack(sk, rs);	/* dcc.h: loss bound */
 	dcc_sample_get(sk, rs, &s, 0);	/* s.why says if it is usable */
-	oscar_on_ack(&ca->st, &ca->c, &s, &d, &b);
-	if ((d.flags & OSCAR_D_BATCH) && oscar_refresh_inputs(sk, ca, &b))
-		oscar_decide(&ca->st, &ca->c, &d);	/* the new mu applies now */
-	dcc_apply_bounded(sk, d.rate_bytes_ps, d.cwnd_bytes);
-	if (d.flags & OSCAR_D_BATCH)
-		oscar_trace_batch(sk, &b);
+	/*
+	 * The bound is tested again rather than kept from dcc_loss_ack():
+	 * a flag live across the inline path cost more saved registers
+	 * than the test.
+	 */
+	if (unlikely(!oscar_on_ack_fast(&ca->st, &s)))
+		oscar_ack_slow(sk, ca, &s, dcc_loss_bound_active(sk));
+	else if (dcc_loss_bound_active(sk))
+		oscar_apply_bound(sk, ca);
 }
 
 static void oscar_set_state(struct sock *sk, u8 new_state)

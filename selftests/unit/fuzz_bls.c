@@ -21,7 +21,11 @@
  *             - delay within [min, max] of the batch's delays (and within
  *               one unit of the exact mean when nothing was clamped);
  *             - rate == pkts * bytes_per_pkt * units_per_sec / span and
- *               inflight == packet-weighted mean, both +-1 (saturating).
+ *               inflight == packet-weighted mean, both +-1 (saturating);
+ *             - a second estimator fed the same stream through
+ *               dcc_bls_push() first (dcc_bls_add() for what it leaves)
+ *               holds the same state after every sample and closes the
+ *               same batches: the inline step is invisible.
  *   MEDWIN  dcc_medwin_* (and dcc_med4/dcc_med3) against a sort-based
  *           reference window, random cap and h.
  *   MULDIV  dcc_mul_div / rate helpers against __int128, dcc_log2_q16
@@ -94,12 +98,14 @@ static struct dcc_bls_sample batch[DCC_BLS_N_MAX + 2];	/* since origin */
 
 struct model {
 	struct dcc_bls b;
+	struct dcc_bls pb;	/* the same stream, dcc_bls_push() first */
 	struct dcc_bls_cfg cfg;
 	u64 t0;
 	int started;
 	u32 n;			/* samples in batch[] */
 	u32 min_n;		/* effective min_samples */
 	u64 stale;		/* effective stale limit */
+	u64 span_max;		/* dcc_bls_push()'s: <= stale, fits x */
 	u64 dlimit;		/* largest delay fed (see top comment) */
 	u64 adds;
 };
@@ -256,7 +262,8 @@ HARNESS static void model_add(struct model *m, u64 ts, u64 delay, u32 pkts, u32 
 		.send_ts = ts, .delay = delay > m->dlimit ? m->dlimit : delay,
 		.pkts = pkts, .infl = infl,
 	};
-	struct dcc_bls_out o;
+	struct dcc_bls_out o, po;
+	bool pushed, pr;
 	u64 span = ts - m->t0;
 	s64 x = (s64)span >> eff_shift(&m->cfg);
 	int origin = !m->started || x < -DCC_BLS_X_MAX;
@@ -272,7 +279,21 @@ HARNESS static void model_add(struct model *m, u64 ts, u64 delay, u32 pkts, u32 
 			     m->n >= DCC_BLS_N_MAX;
 	}
 	memset(&o, 0x5a, sizeof(o));
+	memset(&po, 0x5a, sizeof(po));
 	r = dcc_bls_add(&m->b, &m->cfg, &s, &o);
+	/*
+	 * The inline step takes what it can and leaves the rest to
+	 * dcc_bls_add(), invisibly: the same state, the same batches.
+	 */
+	pushed = dcc_bls_push(&m->pb, &s, m->span_max, eff_shift(&m->cfg));
+	pr = !pushed && dcc_bls_add(&m->pb, &m->cfg, &s, &po);
+	ASSERT(pr == r && !memcmp(&m->pb, &m->b, sizeof(m->b)) &&
+	       (!r || !memcmp(&po, &o, sizeof(o))),
+	       "push path diverged (pushed %d, closed %d/%d, n %u/%u)", pushed,
+	       pr, r, m->pb.n, m->b.n);
+	ASSERT(!pushed || (!origin && !want_close),
+	       "pushed an origin or a closing point (x %lld, n %u)",
+	       (long long)x, m->n);
 	ASSERT(r == want_close,
 	       "closed=%d want %d (origin %d, x %lld, span %llu, n %u, tau %llu, min %u)",
 	       r, want_close, origin, (long long)x, (unsigned long long)span,
@@ -308,12 +329,19 @@ static void fuzz_bls(struct rd *in)
 		  m.cfg.min_samples > DCC_BLS_N_MAX ? DCC_BLS_N_MAX :
 		  m.cfg.min_samples;
 	m.stale = m.cfg.stale ? m.cfg.stale : 4 * m.cfg.tau;
+	/* the largest span dcc_bls_push() may take, or a smaller one */
+	m.span_max = ((u64)(DCC_BLS_X_MAX + 1) << eff_shift(&m.cfg)) - 1;
+	if (m.stale < m.span_max)
+		m.span_max = m.stale;
+	if (flags & 128)
+		m.span_max >>= rd(in, 1) % 64;
 	m.dlimit = eff_shift(&m.cfg) >= 32 ? U64_MAX :
 		   ((u64)U32_MAX << eff_shift(&m.cfg)) | ((1ULL << eff_shift(&m.cfg)) - 1);
 	ts = flags & 32 ? rd(in, 8) : (u64)0 - rd(in, 3);	/* near the wrap */
 	base = rd(in, 4) << (flags & 64 ? eff_shift(&m.cfg) : 0);
 	seed = 0x9e3779b97f4a7c15ULL ^ ts;
 	dcc_bls_reset(&m.b);
+	dcc_bls_reset(&m.pb);
 
 	while (in->n && m.adds < MAX_ADDS) {
 		u8 op = (u8)rd(in, 1);
@@ -368,6 +396,7 @@ static void fuzz_bls(struct rd *in)
 		}
 		case 6:		/* caller resets the estimator */
 			dcc_bls_reset(&m.b);
+			dcc_bls_reset(&m.pb);
 			m.started = 0;
 			m.n = 0;
 			continue;

@@ -22,7 +22,11 @@
  * 1 Mbit/s .. 800 Gbit/s, RTT_base within 1 ns .. 1 s, tau >= 2 ns; the
  * open batch's staleness limit is >= 4 tau (unless saturated) and fits
  * the BLS x range at its shift (>= 2); r = u mu exactly and <= mu; the
- * window is the exact min(u D_target mu, mu (RTT_base + eps)) in 128-bit math.
+ * window is the exact min(u D_target mu, mu (RTT_base + eps)) in 128-bit math;
+ * the decision in force (the last that changed) is the one for the current
+ * u and config; the inline path changes nothing a reference fed only
+ * through oscar_on_ack_slow() would not (ref_on_ack(): the same state
+ * after every event, the same batches and decisions).
  * UBSan and ASan catch overflow, division by zero and stray accesses.
  */
 #include <string.h>
@@ -54,6 +58,7 @@ struct oscar_params_in {
 /* One socket: struct oscar of tcp_oscar.c, plus what the kernel holds. */
 struct sock_model {
 	struct oscar_core st;
+	struct oscar_core ref;	/* the same socket, no inline path (ref_on_ack()) */
 	struct oscar_cfg c;
 	struct dcc_decision d;	/* the last decision (applied) */
 	const struct oscar_params *p;
@@ -140,8 +145,11 @@ static void refresh_inputs(struct sock_model *ca, const struct oscar_batch *b)
 		ref = ref_shared(base);
 	}
 	if (mu != ca->c.mu_bytes_ps || base != ca->c.base_ns || ref != ca->c.ref_ns) {
+		struct dcc_decision rd;
+
 		oscar_cfg_resolve(&ca->c, ca->p, mu, base, ref);
-		oscar_decide(&ca->st, &ca->c, &ca->d);
+		oscar_on_refresh(&ca->st, &ca->c, ca->mss, &ca->d);
+		oscar_on_refresh(&ca->ref, &ca->c, ca->mss, &rd);
 	}
 }
 
@@ -158,6 +166,7 @@ static void sock_init(struct sock_model *ca, const struct oscar_params_in *in,
 	ca->mss = mss;
 	ca->now_ns = 1000000000;
 	oscar_core_init(&ca->st, p);
+	oscar_core_init(&ca->ref, p);
 	oscar_cfg_resolve(&ca->c, p, mu,
 			  dcc_us_to_ns(in->base_rtt_us ? in->base_rtt_us : 1000),
 			  in->base_rtt_us ? 0 : ref_min_ns);
@@ -299,12 +308,62 @@ static u32 fz_rtt_ns(struct fz *in)
 	return (u32)min_t(u64, ns, DCC_SAMPLE_RTT_MAX_NS);
 }
 
+/*
+ * oscar_on_ack() without its inline part: every usable sample goes
+ * through oscar_on_ack_slow(), every point through dcc_bls_add().  The
+ * inline path (oscar_on_ack_fast(), dcc_bls_push()) must be invisible:
+ * after every event the reference holds the very same state, and a batch
+ * closes on the same ACK with the same figures and decision.
+ */
+static void ref_on_ack(struct sock_model *ca, const struct dcc_sample *s,
+		       struct dcc_decision *d, struct oscar_batch *b)
+{
+	*d = (struct dcc_decision){ 0 };
+	if (!oscar_sample_usable(s))
+		return;
+	oscar_count_app_limited(&ca->ref, s);
+	oscar_on_ack_slow(&ca->ref, &ca->c, s, d, b);
+}
+
+static void check_ref(const struct sock_model *ca)
+{
+	FUZZ_ASSERT(!memcmp(&ca->st, &ca->ref, sizeof(ca->st)),
+		    "the inline path diverged: u %u/%u, n %u/%u, app_lim %u/%u, flags %#x/%#x",
+		    ca->st.u, ca->ref.u, ca->st.bls.n, ca->ref.bls.n,
+		    ca->st.app_lim, ca->ref.app_lim, ca->st.flags, ca->ref.flags);
+}
+
+static void check_ref_batch(const struct sock_model *ca,
+			    const struct dcc_decision *rd,
+			    const struct oscar_batch *b, const struct oscar_batch *rb)
+{
+	const struct dcc_bls_out *o = &b->bls, *r = &rb->bls;
+
+	FUZZ_ASSERT(rd->changed == ca->d.changed && rd->flags == ca->d.flags,
+		    "changed %d/%d flags %#x/%#x (reference second)", ca->d.changed,
+		    rd->changed, ca->d.flags, rd->flags);
+	if (!rd->changed)
+		return;
+	FUZZ_ASSERT(rd->rate_bytes_ps == ca->d.rate_bytes_ps &&
+		    rd->cwnd_bytes == ca->d.cwnd_bytes, "decision differs");
+	FUZZ_ASSERT(o->delay == r->delay && o->infl_bytes == r->infl_bytes &&
+		    o->rate_bytes_ps == r->rate_bytes_ps && o->span == r->span &&
+		    o->grad_q16 == r->grad_q16 && o->samples == r->samples &&
+		    o->pkts == r->pkts && o->grad_valid == r->grad_valid &&
+		    o->stale == r->stale && b->app_limited == rb->app_limited &&
+		    b->step.u == rb->step.u && b->step.branch == rb->step.branch,
+		    "batch differs: delay %llu/%llu samples %u/%u",
+		    (unsigned long long)o->delay, (unsigned long long)r->delay,
+		    o->samples, r->samples);
+}
+
 static void on_ack(struct sock_model *ca, struct fz *in)
 {
 	u8 f = (u8)fz_raw(in, 1);
 	u32 rtt = fz_rtt_ns(in);
 	struct dcc_sample s = { 0 };
-	struct oscar_batch b;
+	struct oscar_batch b, rb;
+	struct dcc_decision rd;
 	u32 old = ca->st.u;
 	bool was_start;
 	u8 flags;
@@ -335,6 +394,8 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 	was_start = ca->st.flags & OSCAR_S_START;
 	flags = ca->st.flags;
 	oscar_on_ack(&ca->st, &ca->c, &s, &ca->d, &b);
+	ref_on_ack(ca, &s, &rd, &rb);
+	check_ref_batch(ca, &rd, &b, &rb);
 	if (ca->d.flags & OSCAR_D_BATCH) {
 		check_batch(ca, &b, old);
 		check_start(ca, &b, old, was_start);
@@ -351,6 +412,7 @@ static void replay_step(void *ctx, struct fz *in)
 {
 	on_ack(ctx, in);
 	check_state(ctx);
+	check_ref(ctx);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -380,9 +442,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		switch (op % 16) {
 		case 12:	/* RTO (set_state Loss) */
 			oscar_on_rto(&ca.st);
+			oscar_on_rto(&ca.ref);
 			break;
 		case 13:	/* restart after idle */
 			oscar_on_idle_restart(&ca.st);
+			oscar_on_idle_restart(&ca.ref);
 			break;
 		case 14:	/* the windowed min RTT expired: it may rise */
 			ca.min_rtt_ns = fz_rtt_ns(&in);
@@ -395,6 +459,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		check_state(&ca);
+		check_ref(&ca);
 	}
 	return 0;
 }

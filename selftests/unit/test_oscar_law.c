@@ -201,8 +201,8 @@ static void oscar_flow_on_ack(void *cc, const struct dcc_sample *s,
 	oscar_on_ack(&f->st, &f->c, s, d, &b);
 	if (d->flags & OSCAR_D_BATCH) {
 		f->batches++;
-		if (oscar_flow_refresh(f, &b))
-			oscar_decide(&f->st, &f->c, d);	/* the new mu applies now */
+		if (oscar_flow_refresh(f, &b))	/* the new mu applies now */
+			oscar_on_refresh(&f->st, &f->c, s->mss, d);
 	}
 }
 
