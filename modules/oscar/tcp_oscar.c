@@ -458,19 +458,19 @@ static noinline void oscar_apply_bound(struct sock *sk, struct oscar *ca)
  * outside the batch's bounds, or one that closes it.  When a batch closed
  * (u moved, d.changed): refresh the shared inputs (the new mu or base
  * applies to the decision and to the batch that just opened), apply,
- * trace.  Otherwise the decision stands, applied again only under the
- * loss bound.  Out of line: the batch and the decision live here, off
- * the common path's stack.
+ * trace.  Otherwise the decision stands, applied again only when the
+ * loss bound moves the window (@hold, dcc_loss_ack()).  Out of line: the
+ * batch and the decision live here, off the common path's stack.
  */
 static noinline void oscar_ack_slow(struct sock *sk, struct oscar *ca,
-				    const struct dcc_sample *s, bool bound)
+				    const struct dcc_sample *s, bool hold)
 {
 	struct dcc_decision d = { 0 };
 	struct oscar_batch b;
 
 	oscar_on_ack_slow(&ca->st, &ca->c, s, &d, &b);
 	if (!d.changed) {
-		if (bound)
+		if (hold)
 			oscar_apply_bound(sk, ca);
 		return;
 	}
@@ -481,20 +481,40 @@ static noinline void oscar_ack_slow(struct sock *sk, struct oscar *ca,
 }
 
 /*
+ * An ACK while the loss bound is in force (dcc.h): its per-ACK step, then
+ * the ACK as on the common path, and the decision in force applied again
+ * on the ACKs where the bound moves the window.  Out of line, so the
+ * common path carries neither the step nor its result.
+ */
+static noinline void oscar_ack_bounded(struct sock *sk,
+				       const struct rate_sample *rs,
+				       struct oscar *ca)
+{
+	struct dcc_sample s __uninitialized;
+	bool hold = __dcc_loss_ack(sk, rs);
+
+	dcc_sample_get(sk, rs, &s, 0);
+	if (!oscar_on_ack_fast(&ca->st, &s))
+		oscar_ack_slow(sk, ca, &s, hold);
+	else if (hold)
+		oscar_apply_bound(sk, ca);
+}
+
+/*
  * Per ACK: the core folds the sample into the open batch, inline and
  * without a division (oscar_on_ack_fast()), and decides only when a batch
  * closes (oscar_ack_slow()); the socket's sk_pacing_rate and snd_cwnd
  * hold the last decision in between.  What else may move them: recovery,
  * CWR, an RTO (tcp_enter_loss() sets cwnd) and an undo all leave a finite
- * ssthresh or the Loss state, so the loss bound is in force and every
- * ACK applies the decision under it, as before, until the bound lifts in
- * the Open state with the law's own window applied.  The stack's idle
- * restart, application-limited window decay and tcp_update_pacing_rate()
- * skip cong_control modules.  MTU probing's one-packet cwnd steps, an MSS
- * change, a new window clamp and a raised SO_MAX_PACING_RATE (a lower one
- * lowers sk_pacing_rate itself) are met at the next batch (within tau of
- * send time, the staleness limit at most), where every ACK used to meet
- * them.
+ * ssthresh or the Loss state, so the loss bound is in force and applies
+ * the decision under it wherever it moves the window, until the bound
+ * lifts in the Open state with the law's own window applied.  The stack's
+ * idle restart, application-limited window decay and
+ * tcp_update_pacing_rate() skip cong_control modules.  MTU probing's
+ * one-packet cwnd steps, an MSS change, a new window clamp and a raised
+ * SO_MAX_PACING_RATE (a lower one lowers sk_pacing_rate itself) are met
+ * at the next batch (within tau of send time, the staleness limit at
+ * most), where every ACK used to meet them.
  */
 static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
@@ -504,17 +524,13 @@ static void oscar_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 
 	if (unlikely(!(ca->st.flags & OSCAR_S_INIT)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
-	dcc_loss_ack(sk, rs);	/* dcc.h: loss bound */
+	if (dcc_loss_bound_active(sk)) {
+		oscar_ack_bounded(sk, rs, ca);
+		return;
+	}
 	dcc_sample_get(sk, rs, &s, 0);	/* s.why says if it is usable */
-	/*
-	 * The bound is tested again rather than kept from dcc_loss_ack():
-	 * a flag live across the inline path cost more saved registers
-	 * than the test.
-	 */
 	if (unlikely(!oscar_on_ack_fast(&ca->st, &s)))
-		oscar_ack_slow(sk, ca, &s, dcc_loss_bound_active(sk));
-	else if (dcc_loss_bound_active(sk))
-		oscar_apply_bound(sk, ca);
+		oscar_ack_slow(sk, ca, &s, false);
 }
 
 static void oscar_set_state(struct sock *sk, u8 new_state)
