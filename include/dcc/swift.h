@@ -40,8 +40,10 @@
  *	sum < 2^56 before the clamp).
  *   beta, max_mdf: Q16 fractions in [0, 1] (<= 2^16); cwnd * f < 2^63.
  *   fs_rmin, fs_rmax: 1/sqrt(cwnd in packets) in Q24, <= 2^32 for any
- *	cwnd >= 1/65536; fs = fs_range * (r - rmax) / (rmin - rmax) with
- *	fs_range <= 1e9 ns < 2^30 and r - rmax <= 2^32: 2^62, 128-bit safe.
+ *	cwnd >= 1/65536 (swift_inv_sqrt: Newton's iterations in Q32 and
+ *	Q63, 128-bit products); fs = fs_range * (r - rmax) / (rmin - rmax)
+ *	with fs_range <= 1e9 ns < 2^30 and r - rmax <= 2^32: < 2^62, times
+ *	fs_magic <= 2^63 in 128 bits.
  *   target_base_ns: (base_target + hops * hop_us) us in ns, <= 2.65e10
  *	(< 2^35); plus the min RTT (<= 2^29 us from the stack, < 2^49 ns) in
  *	relative mode, plus fs: < 2^50.
@@ -112,6 +114,9 @@ struct swift_cfg {
 	u64 fs_range_ns;	/* flow-scaling range, ns (0 = off) */
 	u64 fs_rmin;		/* 1/sqrt(fs_min_cwnd), Q24 */
 	u64 fs_rmax;		/* 1/sqrt(fs_max_cwnd), Q24, < fs_rmin */
+	u64 fs_zero_cwnd;	/* fs = 0 from this window up (Q16) */
+	u64 fs_full_cwnd;	/* fs = fs_range up to this window (Q16) */
+	u64 fs_magic;		/* / (rmin - rmax) as * fs_magic >> fs_magic_shift */
 	u64 min_cwnd;		/* Q16 packets, >= 1 */
 	u64 init_cwnd;		/* Q16 packets */
 	u32 ai;			/* Q16 packets per RTT */
@@ -122,6 +127,7 @@ struct swift_cfg {
 	u32 pctl;		/* MSwift percentile (50 = median) */
 	u16 h_cap;		/* MSwift window cap, ACKs */
 	u16 pacing_pct;		/* pacing at >= 1 packet, % of cwnd / srtt */
+	u8 fs_magic_shift;	/* 62 + ceil(log2(rmin - rmax)) */
 	bool relative;		/* target above the flow's min RTT */
 };
 
@@ -236,7 +242,12 @@ void swift_on_idle_restart(struct swift_core *st);
 /* 1/sqrt(x / 2^16) in Q24 for x (Q16 packets) >= 1; 2^32 for x = 0..1. */
 u64 swift_inv_sqrt(u64 cwnd);
 
-/* Resolve fs_rmin / fs_rmax from fs_min_cwnd / fs_max_cwnd (Q16 packets). */
+/*
+ * Resolve fs_rmin / fs_rmax from fs_min_cwnd / fs_max_cwnd (Q16 packets),
+ * and the windows where fs saturates (fs_zero_cwnd, fs_full_cwnd) and the
+ * multiplier that divides by rmin - rmax: swift_fs_ns() takes a square
+ * root only between the two, and divides nowhere.
+ */
 void swift_cfg_fs(struct swift_cfg *c, u64 fs_min_cwnd, u64 fs_max_cwnd);
 
 /*

@@ -8,47 +8,140 @@
  */
 #include "dcc/swift.h"
 
-/* ---- configuration: once per parameter set ---------------------------- */
+/* ---- 1/sqrt(cwnd): the flow-scaling term's, once per new window ----- */
 
-/* floor(sqrt(x)), bit by bit: 32 iterations, no division, any u64 */
-static u64 swift_isqrt(u64 x)
-{
-	u64 r = 0, bit = 1ULL << 62;
+/*
+ * 2^32 / sqrt(m) for m = (i + 16.5) / 16, i = 0..47: the midpoints of the
+ * 48 steps of 1/16 that [1, 4) is cut into, rounded down (all < 2^32).
+ * A start for Newton's iteration good to about 6 bits.
+ */
+static const u32 swift_rsqrt_tab[48] = {
+	0xfc176441, 0xf4c866d6, 0xee133df5, 0xe7e3ed19, 0xe229ec87, 0xdcd76dd2,
+	0xd7e0cec3, 0xd33c2da0, 0xcee115f2, 0xcac83f5c, 0xc6eb5a2b, 0xc344e63f,
+	0xbfd011f8, 0xbc889f5d, 0xb96ace22, 0xb673498e, 0xb39f1977, 0xb0eb95bc,
+	0xae565bc0, 0xabdd4587, 0xa97e6234, 0xa737ef99, 0xa50854bd, 0xa2ee1d1e,
+	0xa0e7f49f, 0x9ef4a403, 0x9d130dd3, 0x9b422bb3, 0x99810c09, 0x97cecfea,
+	0x962aa94c, 0x9493d966, 0x9309af48, 0x918b8695, 0x9018c663, 0x8eb0e038,
+	0x8d534f27, 0x8bff9700, 0x8ab54395, 0x8973e816, 0x883b1e76, 0x870a86e7,
+	0x85e1c75c, 0x84c08b1b, 0x83a68254, 0x829361c9, 0x8186e275, 0x8080c142,
+};
 
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
+/*
+ * 1/sqrt(x / 2^16) in Q24, as floor(2^40 / floor(sqrt(x))), x = cwnd << 16
+ * (the window in Q16, so sqrt(x) is sqrt(cwnd in packets) in Q16).  It
+ * runs once per new window, i.e. after every additive increase, so it
+ * takes no division and no bit-by-bit loop: with x = m 4^k, m in [1, 4),
+ *  - y = 1/sqrt(m) from the table, then three of Newton's steps
+ *    y' = y (3 - m y^2) / 2 in Q32 (6, 12, 24, then 32 bits);
+ *  - s = x y = sqrt(x), within one of floor(sqrt(x)), made exact by
+ *    comparing s^2 and (s + 1)^2 with x;
+ *  - R = 2^(63+k) / s from y by two steps R' = R (2 - s R) of the
+ *    reciprocal (y is 1/sqrt(x), within 1/s of 1/s), r = R >> (23 + k)
+ *    within one of floor(2^40 / s), made exact by comparing r s and
+ *    (r + 1) s with 2^40.
+ * The two comparisons make the result exact whatever the estimates are
+ * (test_swift_law checks it against the bit-by-bit square root and a
+ * division over the whole range; the estimates are never off by more
+ * than one).  Bounds: x <= 2^62, s <= 2^31, so s^2, (s + 1)^2 < 2^63;
+ * r <= 2^32 + 1, r s < 2^64; M < 2^64, y, Y < 2^32: products in 128 bits.
+ */
 u64 swift_inv_sqrt(u64 cwnd)
 {
-	u64 s;
+	u64 x, m, y, s, rr, r;
+	int k, i;
 
 	cwnd = min_t(u64, cwnd, SWIFT_CWND_MAX);
-	/* sqrt(cwnd * 2^16) = sqrt(cwnd in packets) in Q16; cwnd << 16 < 2^62 */
-	s = swift_isqrt(cwnd << SWIFT_SHIFT);
-	if (!s)
+	if (!cwnd)
 		return 1ULL << 32;
-	/* 2^(24+16) / sqrt_q16 = Q24; s >= 1 here, and s >= 256 for cwnd >= 1 */
-	return min_t(u64, (1ULL << (SWIFT_INV_SQRT_SHIFT + SWIFT_SHIFT)) / s,
-		     1ULL << 32);
+	x = cwnd << SWIFT_SHIFT;		/* [2^16, 2^62] */
+	k = (fls64(x) - 1) >> 1;		/* x in [4^k, 4^(k+1)), k in [8, 31] */
+	m = x << (62 - 2 * k);			/* m / 2^62 in [1, 4) */
+	y = swift_rsqrt_tab[(m >> 58) - 16];	/* 2^32 / sqrt(m / 2^62) */
+	for (i = 0; i < 3; i++) {
+		/* m y^2 in Q62 (about 2^62), y (3 - m y^2) / 2 in Q32 */
+		u64 t = (u64)(((dcc_u128)m * (y * y)) >> 64);
+
+		y = (u64)(((dcc_u128)y * ((3ULL << 62) - t)) >> 63);
+	}
+	s = (u64)(((dcc_u128)m * y) >> (94 - k));	/* sqrt(x) */
+	while (s * s > x)
+		s--;
+	while ((s + 1) * (s + 1) <= x)
+		s++;
+	rr = y << 31;				/* 2^(63+k) / sqrt(x) */
+	for (i = 0; i < 2; i++) {
+		/* s R / 2^k in Q63 (about 2^63), R (2 - s R) */
+		u64 p = (u64)(((dcc_u128)s * rr) >> k);
+
+		rr = (u64)(((dcc_u128)rr * (0 - p)) >> 63);
+	}
+	r = rr >> (23 + k);			/* 2^40 / s */
+	while (r * s > (1ULL << (SWIFT_INV_SQRT_SHIFT + SWIFT_SHIFT)))
+		r--;
+	while ((r + 1) * s <= (1ULL << (SWIFT_INV_SQRT_SHIFT + SWIFT_SHIFT)))
+		r++;
+	return min_t(u64, r, 1ULL << 32);
+}
+
+/* ---- configuration: once per parameter set ---------------------------- */
+
+/*
+ * The first window in [lo, hi] whose 1/sqrt is at or below @r (exists:
+ * inv_sqrt(hi) <= r), by bisection: swift_inv_sqrt() does not increase
+ * with the window.
+ */
+static u64 swift_first_at_or_below(u64 lo, u64 hi, u64 r)
+{
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (swift_inv_sqrt(mid) <= r)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
 }
 
 void swift_cfg_fs(struct swift_cfg *c, u64 fs_min_cwnd, u64 fs_max_cwnd)
 {
-	c->fs_rmin = swift_inv_sqrt(max_t(u64, fs_min_cwnd, 1));
-	c->fs_rmax = swift_inv_sqrt(max_t(u64, fs_max_cwnd, 1));
-	if (c->fs_rmax >= c->fs_rmin)	/* min >= max: no range, no scaling */
+	u64 lo = clamp_t(u64, fs_min_cwnd, 1, SWIFT_CWND_MAX);
+	u64 hi = clamp_t(u64, fs_max_cwnd, 1, SWIFT_CWND_MAX);
+	u64 d, m;
+	u32 l;
+
+	/* inv_sqrt clamps at SWIFT_CWND_MAX itself: the same values */
+	c->fs_rmin = swift_inv_sqrt(lo);
+	c->fs_rmax = swift_inv_sqrt(hi);
+	/* min >= max: no range; no range: no scaling, fs = 0 at every window */
+	if (!c->fs_range_ns || c->fs_rmax >= c->fs_rmin) {
 		c->fs_range_ns = 0;
+		c->fs_zero_cwnd = 0;
+		return;
+	}
+	/*
+	 * fs = 0 where r <= rmax, i.e. from the first such window on (at or
+	 * below hi, whose r is rmax); fs = range where r >= rmin, i.e. up to
+	 * the last such window (at or above lo, whose r is rmin).  Exact:
+	 * the same comparisons, made once.
+	 */
+	c->fs_zero_cwnd = swift_first_at_or_below(1, hi, c->fs_rmax);
+	c->fs_full_cwnd = swift_first_at_or_below(lo, SWIFT_CWND_MAX, c->fs_rmin - 1) - 1;
+	/*
+	 * Between them fs = range * (r - rmax) / d, d = rmin - rmax in
+	 * [1, 2^32], numerator < 2^30 * 2^32 = 2^62: with l = ceil(log2 d)
+	 * and m = ceil(2^(62 + l) / d) <= 2^63, floor(n / d) =
+	 * (n * m) >> (62 + l) for every n < 2^62 (Granlund, Montgomery,
+	 * "Division by Invariant Integers using Multiplication", Thm 4.2:
+	 * 2^(62+l) <= m d < 2^(62+l) + 2^l).
+	 */
+	d = c->fs_rmin - c->fs_rmax;
+	l = d > 1 ? fls64(d - 1) : 0;
+	m = dcc_mul_div(1ULL << 62, 1ULL << l, d);
+	if ((dcc_u128)m * d != (dcc_u128)1 << (62 + l))
+		m++;
+	c->fs_magic = m;
+	c->fs_magic_shift = (u8)(62 + l);
 }
 
 void swift_cfg_init(struct swift_cfg *c, const struct swift_params *p)
@@ -89,12 +182,16 @@ u64 swift_fs_ns(const struct swift_cfg *c, u64 cwnd)
 
 	if (!c->fs_range_ns || !cwnd || c->fs_rmin <= c->fs_rmax)
 		return 0;
-	r = swift_inv_sqrt(cwnd);
-	if (r <= c->fs_rmax)
+	/* r <= rmax, r >= rmin, as resolved by swift_cfg_fs() */
+	if (cwnd >= c->fs_zero_cwnd)
 		return 0;
-	if (r >= c->fs_rmin)
+	if (cwnd <= c->fs_full_cwnd)
 		return c->fs_range_ns;
-	/* range <= 2^30 ns, r - rmax <= 2^32: 128-bit safe in dcc_mul_div */
+	r = swift_inv_sqrt(cwnd);	/* rmax < r < rmin */
+	/* range < 2^30 ns (1 s), r - rmax < 2^32: n < 2^62, swift_cfg_fs */
+	if (likely(c->fs_range_ns < (1ULL << 30)))
+		return (u64)(((dcc_u128)(c->fs_range_ns * (r - c->fs_rmax)) * c->fs_magic) >>
+			     c->fs_magic_shift);
 	return dcc_mul_div(c->fs_range_ns, r - c->fs_rmax, c->fs_rmin - c->fs_rmax);
 }
 
