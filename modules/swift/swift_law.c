@@ -167,13 +167,6 @@ void swift_cfg_init(struct swift_cfg *c, const struct swift_params *p)
 		     (u64)p->fs_max_cwnd << SWIFT_SHIFT);
 }
 
-u64 swift_max_cwnd(const struct swift_cfg *c, u32 cwnd_clamp)
-{
-	u64 m = min_t(u64, (u64)cwnd_clamp << SWIFT_SHIFT, SWIFT_CWND_MAX);
-
-	return max_t(u64, m, c->min_cwnd);
-}
-
 /* ---- the target ------------------------------------------------------- */
 
 u64 swift_fs_ns(const struct swift_cfg *c, u64 cwnd)
@@ -201,50 +194,34 @@ u64 swift_target_ns(const struct swift_cfg *c, u64 min_rtt_ns, u64 cwnd)
 	       swift_fs_ns(c, cwnd);
 }
 
-/* ---- the window ------------------------------------------------------- */
+/* ---- what an ACK rarely needs (swift_on_ack: include/dcc/swift.h) ----- */
 
-/* The cwnd may be cut now: at most once per RTT (now - t_last >= srtt). */
-/* fs(cwnd) through the one-entry cache: one square root per new window */
-static u64 swift_fs_cached(struct swift_core *st, const struct swift_cfg *c,
-			   u64 cwnd)
+/*
+ * fs of the flow's window into the one-entry cache (swift_aimd reads it
+ * there while the window stays): one square root per new window.
+ * Windows of 2^32 and above are not cached (fs_cwnd is u32); fs_ns is
+ * kept anyway, for swift_law_target_ns().
+ */
+u64 swift_fs_update(struct swift_core *st, const struct swift_cfg *c)
 {
-	if (cwnd != st->fs_cwnd) {
-		st->fs_ns = (u32)swift_fs_ns(c, cwnd);	/* <= 1e9 */
-		st->fs_cwnd = cwnd;
-	}
+	u64 cwnd = st->cwnd;
+
+	st->fs_ns = (u32)swift_fs_ns(c, cwnd);	/* <= 1e9 */
+	st->fs_cwnd = cwnd <= U32_MAX ? (u32)cwnd : 0;
 	return st->fs_ns;
 }
 
-/* the target at the flow's window, through the cache */
-static u64 swift_target_cached(struct swift_core *st, const struct swift_cfg *c,
-			       const struct swift_in *in, u64 cwnd)
-{
-	return c->target_base_ns + (c->relative ? in->min_rtt_ns : 0) +
-	       swift_fs_cached(st, c, cwnd);
-}
-
-static bool swift_can_decrease(const struct swift_core *st,
-			       const struct swift_in *in, u64 now_ns)
-{
-	/* htsim compares against its smoothed RTT; so does this */
-	if (!st->t_last_decrease)
-		return true;
-	/* a clock behind the last cut (an earlier RX stamp) is within it */
-	return now_ns >= st->t_last_decrease &&
-	       now_ns - st->t_last_decrease >= in->srtt_ns;
-}
-
 /*
- * Clamp and record a decrease.  Strict "<": an unchanged window must not
- * push the once-per-RTT guard forward.
+ * The target at @cwnd, read through the cache but not stored in it: the
+ * pacer's look at the window after the ACK leaves fs_ns that of the
+ * window the law compared at (swift_law_target_ns()).
  */
-static void swift_finish(struct swift_core *st, const struct swift_cfg *c,
-			 const struct swift_in *in, u64 prev, u64 now_ns)
+static u64 swift_target_peek(const struct swift_core *st, const struct swift_cfg *c,
+			     const struct swift_in *in, u64 cwnd)
 {
-	st->cwnd = clamp_t(u64, st->cwnd, c->min_cwnd,
-			   swift_max_cwnd(c, in->cwnd_clamp));
-	if (st->cwnd < prev)
-		st->t_last_decrease = now_ns ? now_ns : 1;
+	u64 fs = cwnd == st->fs_cwnd ? st->fs_ns : swift_fs_ns(c, cwnd);
+
+	return c->target_base_ns + (c->relative ? in->min_rtt_ns : 0) + fs;
 }
 
 /* cwnd *= f, f a Q16 fraction <= 1: cwnd < 2^47, f <= 2^16 */
@@ -254,83 +231,34 @@ static void swift_scale(struct swift_core *st, u32 f)
 }
 
 /*
- * Algorithm 1 on one delay: AI below the target (+ai/cwnd per packet
- * acked, or +ai per packet acked below one packet), else MD by
- * max(1 - beta * (delay - target) / delay, 1 - max_mdf) at most once per
- * RTT.  AI only while cwnd-limited.  Resets the consecutive-RTO count.
+ * Algorithm 1's decrease (swift_aimd): cwnd *= max(1 - beta * (delay - t)
+ * / delay, 1 - max_mdf), t <= delay: the cut <= beta.
  */
-static enum swift_action swift_aimd(struct swift_core *st,
-				    const struct swift_cfg *c,
-				    const struct swift_in *in, u64 now_ns,
-				    u64 delay_ns, u32 acked)
+void swift_md(struct swift_core *st, const struct swift_cfg *c, u64 delay_ns,
+	      u64 target_ns)
 {
-	u64 prev = st->cwnd, t = swift_target_cached(st, c, in, st->cwnd);
-	enum swift_action a;
+	u64 cut = dcc_mul_div(c->beta, delay_ns - target_ns, delay_ns);
+	u32 f = SWIFT_ONE - (u32)min_t(u64, cut, SWIFT_ONE);
 
-	st->target_ns = t;
-	st->retx_cnt = 0;
-	if (delay_ns < t) {
-		if (!in->cwnd_limited) {
-			a = SWIFT_NO_AI;
-		} else if (st->cwnd >= SWIFT_ONE) {
-			/* ai * acked / cwnd: ai < 2^23, acked < 2^32: < 2^55 */
-			st->cwnd += dcc_mul_div((u64)c->ai * acked, SWIFT_ONE, st->cwnd);
-			a = SWIFT_AI;
-		} else {
-			/* below one packet: + ai per packet acked ([S] Alg. 1) */
-			st->cwnd += (u64)c->ai * acked;
-			a = SWIFT_AI;
-		}
-	} else if (swift_can_decrease(st, in, now_ns)) {
-		/* 1 - beta * (delay - t) / delay, t <= delay: the cut <= beta */
-		u64 cut = dcc_mul_div(c->beta, delay_ns - t, delay_ns);
-		u32 f = SWIFT_ONE - (u32)min_t(u64, cut, SWIFT_ONE);
-
-		f = max_t(u32, f, SWIFT_ONE - c->max_mdf);
-		swift_scale(st, f);
-		a = SWIFT_MD;
-	} else {
-		a = SWIFT_HOLD;
-	}
-	swift_finish(st, c, in, prev, now_ns);
-	return a;
-}
-
-/* ---- per-ACK steps ---------------------------------------------------- */
-
-/* Segments per ACK, EWMA 1/8, Q8 (MSwift's H counts ACKs, not packets). */
-static void swift_count_segments(struct swift_core *st, u32 acked)
-{
-	if (acked > 0) {
-		u32 seg = min_t(u32, acked, 255) << 8;
-
-		st->spa_q8 = (u16)((st->spa_q8 * 7U + seg) / 8);
-	}
+	f = max_t(u32, f, SWIFT_ONE - c->max_mdf);
+	swift_scale(st, f);
 }
 
 /*
- * Swift's SACK-hole reaction: an ACK on which the stack marked packets
- * lost, outside the Loss state, cuts by max_mdf once per RTT.  LSwift and
- * MSwift cut only when lswift_k successive segments are missing at
- * snd_una: a packet late on a slow path leaves a one-segment hole among
- * SACKed ones, a drop-tail overflow leaves a run.
+ * Swift's SACK-hole cut (swift_on_ack has checked its condition): by
+ * max_mdf, at most once per RTT.
  */
-static enum swift_action swift_sack_hole_cut(struct swift_core *st,
-					     const struct swift_cfg *c,
-					     const struct swift_in *in,
-					     const struct dcc_sample *s)
+enum swift_action swift_fr_cut(struct swift_core *st, const struct swift_cfg *c,
+			       u64 srtt_ns, u32 cwnd_clamp, u64 now_ns)
 {
+	const struct swift_in in = { .srtt_ns = srtt_ns, .cwnd_clamp = cwnd_clamp };
 	u64 prev = st->cwnd;
 
-	if (!s->losses || in->in_loss)
-		return SWIFT_NONE;
-	if ((st->flags & SWIFT_LAZY) && in->missing < c->lswift_k)
-		return SWIFT_NONE;
 	st->retx_cnt = 0;
-	if (!swift_can_decrease(st, in, s->rx_ns))
+	if (!swift_can_decrease(st, &in, now_ns))
 		return SWIFT_FR_HOLD;
 	swift_scale(st, SWIFT_ONE - c->max_mdf);
-	swift_finish(st, c, in, prev, s->rx_ns);
+	swift_finish(st, c, &in, prev, now_ns);
 	return SWIFT_FR;
 }
 
@@ -341,30 +269,7 @@ static void swift_median_reset(struct swift_core *st)
 		dcc_medwin_init(&st->med.w, st->med.w.cap);
 }
 
-/*
- * The delay the law uses.  Swift: the sample.  MSwift: the median (or
- * pctl-th percentile) of the last H = max(W/2, 1) ACKs (Eq. 8), the window
- * emptied first when no sample arrived for 2 srtt ([M] III-A: samples
- * older than 1-2 RTTs are ignored).
- */
-static u32 swift_delay(struct swift_core *st, const struct swift_cfg *c,
-		       const struct swift_in *in, const struct dcc_sample *s,
-		       u16 *h)
-{
-	u64 now = s->rx_ns;
-
-	if (!(st->flags & SWIFT_MEDIAN) || !st->med.buf)
-		return s->rtt_ns;
-	/* rx_ns may step back (sample.h): that is no staleness */
-	if (st->med.w.n && dcc_rx_age(now, st->last_push_ns) > 2 * in->srtt_ns)
-		swift_median_reset(st);
-	st->last_push_ns = now;
-	*h = swift_median_h(st->cwnd, st->spa_q8, c->h_cap);
-	dcc_medwin_push(&st->med.w, st->med.buf, s->rtt_ns, *h);
-	if (c->pctl == 50)
-		return dcc_medwin_median(&st->med.w, st->med.buf);
-	return dcc_medwin_percentile(&st->med.w, st->med.buf, c->pctl);
-}
+/* ---- the decision ----------------------------------------------------- */
 
 /*
  * The rtt the pacer divides by.  Below one packet the pacer is the window:
@@ -390,7 +295,7 @@ static u64 swift_pacing_rtt_ns(struct swift_core *st,
 	u64 rtt = in->srtt_ns;
 
 	if (st->cwnd < SWIFT_ONE) {
-		u64 cap = max_t(u64, swift_target_cached(st, c, in, st->cwnd),
+		u64 cap = max_t(u64, swift_target_peek(st, c, in, st->cwnd),
 				st->last_delay_ns);
 
 		rtt = min_t(u64, rtt, max_t(u64, cap, 1));
@@ -405,8 +310,16 @@ u64 swift_pacing_rate(u64 cwnd, u32 mss, u64 rtt_ns, u32 pct)
 	rtt_ns = max_t(u64, rtt_ns, 1);
 	/* cwnd <= 2^46 (clamped), mss < 2^16: < 2^62 */
 	bytes_q16 = min_t(u64, cwnd, SWIFT_CWND_MAX) * mss;
-	if (cwnd < SWIFT_ONE)
-		pct = 100;	/* one packet per rtt / cwnd, exactly */
+	if (cwnd < SWIFT_ONE) {
+		/*
+		 * One packet per rtt / cwnd, exactly (pct 100): below 2^32
+		 * bytes_q16 (mss < 2^16) * 1e9 < 2^62 needs no 128 bits.
+		 */
+		if (likely(bytes_q16 <= U32_MAX))
+			return div64_u64(bytes_q16 * DCC_NSEC_PER_SEC, rtt_ns) >>
+			       SWIFT_SHIFT;
+		pct = 100;
+	}
 	/* bytes_q16 * 1e9 * pct / (100 rtt), 128-bit; then / 2^16 (exact) */
 	r = dcc_mul_div(bytes_q16, DCC_NSEC_PER_SEC * pct, rtt_ns * 100);
 	return r == U64_MAX ? r : r >> SWIFT_SHIFT;
@@ -431,34 +344,40 @@ void swift_decide(struct swift_core *st, const struct swift_cfg *c,
 	d->changed = true;
 }
 
-u16 swift_median_h(u64 cwnd, u32 spa_q8, u16 cap)
+/* No window is in the stale bucket (swift_decision_stands): decide next. */
+static void swift_decision_stale(struct swift_core *st)
 {
-	u64 w = max_t(u64, cwnd >> SWIFT_SHIFT, 1);
-	u64 h;
-
-	spa_q8 = max_t(u32, spa_q8, 256);	/* at least one segment per ACK */
-	/* W / (2 * spa): W < 2^31, << 8 < 2^39 */
-	h = (w << 8) / (2ULL * spa_q8);
-	return (u16)clamp_t(u64, h, 1, max_t(u16, cap, 1));
+	st->dec_shift = SWIFT_DEC_STALE;
+	st->dec_cwnd = U32_MAX;
 }
 
-void swift_on_ack(struct swift_core *st, const struct swift_cfg *c,
-		  const struct swift_in *in, const struct dcc_sample *s,
-		  struct dcc_decision *d)
+/*
+ * A new decision (swift_on_ack), recorded as the one in force.  Below one
+ * packet the pacer is the window, exact on every ACK: the next ACK
+ * decides again.  Above, the window's bucket is 2^dec_shift Q16 wide, at
+ * most 1/32 of it and at most one packet (so snd_cwnd is one per
+ * bucket): dec_shift = min(16, log2(cwnd) - 5) in [11, 16], cwnd >>
+ * dec_shift < 2^31.  An srtt of 2^32 ns (4.3 s) or more records 0: any
+ * other srtt, and every larger one, moves it.
+ */
+void swift_decide_mark(struct swift_core *st, const struct swift_cfg *c,
+		       u64 srtt_ns, u64 min_rtt_ns, u32 mss,
+		       struct dcc_decision *d)
 {
-	enum swift_action law = SWIFT_NONE, fr;
-	u16 h = 0;
+	const struct swift_in in = { .srtt_ns = srtt_ns, .min_rtt_ns = min_rtt_ns };
+	u64 cwnd = st->cwnd;
+	u8 shift;
 
-	swift_count_segments(st, s->acked);
-	fr = swift_sack_hole_cut(st, c, in, s);
-	if (!s->why) {
-		u32 delay = swift_delay(st, c, in, s, &h);
-
-		law = swift_aimd(st, c, in, s->rx_ns, delay, s->acked);
-		st->last_delay_ns = delay;
+	swift_decide(st, c, &in, mss, d);
+	if (cwnd < SWIFT_ONE || mss != (u16)mss) {
+		swift_decision_stale(st);
+		return;
 	}
-	swift_decide(st, c, in, s->mss, d);
-	d->flags = SWIFT_D_MAKE(law, fr, h);
+	shift = (u8)min_t(int, SWIFT_SHIFT, fls64(cwnd) - 1 - SWIFT_DEC_CWND_SHIFT);
+	st->dec_shift = shift;
+	st->dec_cwnd = (u32)(cwnd >> shift);
+	st->dec_mss = (u16)mss;
+	st->dec_srtt_ns = srtt_ns <= U32_MAX ? (u32)srtt_ns : 0;
 }
 
 /* ---- events ----------------------------------------------------------- */
@@ -473,6 +392,8 @@ int swift_core_init(struct swift_core *st, const struct swift_cfg *c,
 		.spa_q8 = 256,
 		.flags = flags,
 	};
+	/* init applies swift_decide(): the first ACK marks one in force */
+	swift_decision_stale(st);
 	if (flags & SWIFT_MEDIAN)
 		return dcc_medbuf_init(&st->med, c->h_cap);
 	return 0;
@@ -499,6 +420,8 @@ enum swift_action swift_on_rto(struct swift_core *st, const struct swift_cfg *c,
 	}
 	swift_finish(st, c, in, prev, in->now_ns);
 	swift_median_reset(st);		/* samples before the stall are stale */
+	/* the stack set snd_cwnd = inflight + 1: the next ACK decides */
+	swift_decision_stale(st);
 	return a;
 }
 
@@ -512,6 +435,8 @@ u32 swift_on_undo(struct swift_core *st)
 	/* Swift has no undo and keeps its cut; LSwift/MSwift take it back */
 	if (st->flags & SWIFT_LAZY)
 		st->cwnd = max_t(u64, st->cwnd, (u64)st->prior_cwnd << SWIFT_SHIFT);
+	/* the stack sets snd_cwnd to what this returns: the rate follows */
+	swift_decision_stale(st);
 	return swift_cwnd_pkts(st->cwnd);
 }
 
