@@ -211,19 +211,6 @@ u64 swift_fs_update(struct swift_core *st, const struct swift_cfg *c)
 	return st->fs_ns;
 }
 
-/*
- * The target at @cwnd, read through the cache but not stored in it: the
- * pacer's look at the window after the ACK leaves fs_ns that of the
- * window the law compared at (swift_law_target_ns()).
- */
-static u64 swift_target_peek(const struct swift_core *st, const struct swift_cfg *c,
-			     const struct swift_in *in, u64 cwnd)
-{
-	u64 fs = cwnd == st->fs_cwnd ? st->fs_ns : swift_fs_ns(c, cwnd);
-
-	return c->target_base_ns + (c->relative ? in->min_rtt_ns : 0) + fs;
-}
-
 /* cwnd *= f, f a Q16 fraction <= 1: cwnd < 2^47, f <= 2^16 */
 static void swift_scale(struct swift_core *st, u32 f)
 {
@@ -288,22 +275,27 @@ static void swift_median_reset(struct swift_core *st)
  * loopback mswift flow with 40 ms delayed-ACK RTTs and a 161 us target
  * 240x faster; in test_swift_basic its window sat below 1/256 packet).
  */
-static u64 swift_pacing_rtt_ns(struct swift_core *st,
-			       const struct swift_cfg *c,
-			       const struct swift_in *in)
+static u64 swift_pacing_rtt_ns(const struct swift_core *st,
+			       const struct swift_cfg *c, u64 srtt_ns,
+			       u64 min_rtt_ns)
 {
-	u64 rtt = in->srtt_ns;
+	u64 cwnd = st->cwnd, fs, cap;
 
-	if (st->cwnd < SWIFT_ONE) {
-		u64 cap = max_t(u64, swift_target_peek(st, c, in, st->cwnd),
-				st->last_delay_ns);
-
-		rtt = min_t(u64, rtt, max_t(u64, cap, 1));
-	}
-	return rtt;
+	if (cwnd >= SWIFT_ONE)
+		return srtt_ns;
+	/*
+	 * The target at the window after the ACK, read through the cache but
+	 * not stored in it: fs_ns stays that of the window the law compared
+	 * at (swift_law_target_ns()).
+	 */
+	fs = cwnd == st->fs_cwnd ? st->fs_ns : swift_fs_ns(c, cwnd);
+	cap = c->target_base_ns + (c->relative ? min_rtt_ns : 0) + fs;
+	cap = max_t(u64, cap, st->last_delay_ns);
+	return min_t(u64, srtt_ns, max_t(u64, cap, 1));
 }
 
-u64 swift_pacing_rate(u64 cwnd, u32 mss, u64 rtt_ns, u32 pct)
+/* swift_pacing_rate(), inline in the decision */
+static inline u64 swift_rate(u64 cwnd, u32 mss, u64 rtt_ns, u32 pct)
 {
 	u64 bytes_q16, r;
 
@@ -325,6 +317,11 @@ u64 swift_pacing_rate(u64 cwnd, u32 mss, u64 rtt_ns, u32 pct)
 	return r == U64_MAX ? r : r >> SWIFT_SHIFT;
 }
 
+u64 swift_pacing_rate(u64 cwnd, u32 mss, u64 rtt_ns, u32 pct)
+{
+	return swift_rate(cwnd, mss, rtt_ns, pct);
+}
+
 u32 swift_cwnd_pkts(u64 cwnd)
 {
 	u64 p = cwnd >> SWIFT_SHIFT;
@@ -332,16 +329,25 @@ u32 swift_cwnd_pkts(u64 cwnd)
 	return (u32)clamp_t(u64, p, 1, U32_MAX);
 }
 
-void swift_decide(struct swift_core *st, const struct swift_cfg *c,
-		  const struct swift_in *in, u32 mss, struct dcc_decision *d)
+/* The decision of the current state (swift_decide, swift_decide_mark). */
+static inline void swift_decision(const struct swift_core *st,
+				  const struct swift_cfg *c, u64 srtt_ns,
+				  u64 min_rtt_ns, u32 mss,
+				  struct dcc_decision *d)
 {
 	mss = max_t(u32, mss, 1);
-	d->rate_bytes_ps = swift_pacing_rate(st->cwnd, mss,
-					     swift_pacing_rtt_ns(st, c, in),
-					     c->pacing_pct);
+	d->rate_bytes_ps = swift_rate(st->cwnd, mss,
+				      swift_pacing_rtt_ns(st, c, srtt_ns, min_rtt_ns),
+				      c->pacing_pct);
 	/* <= 2^30 packets (the clamp) * 2^16 B */
 	d->cwnd_bytes = (u64)swift_cwnd_pkts(st->cwnd) * mss;
 	d->changed = true;
+}
+
+void swift_decide(struct swift_core *st, const struct swift_cfg *c,
+		  const struct swift_in *in, u32 mss, struct dcc_decision *d)
+{
+	swift_decision(st, c, in->srtt_ns, in->min_rtt_ns, mss, d);
 }
 
 /* No window is in the stale bucket (swift_decision_stands): decide next. */
@@ -364,11 +370,10 @@ void swift_decide_mark(struct swift_core *st, const struct swift_cfg *c,
 		       u64 srtt_ns, u64 min_rtt_ns, u32 mss,
 		       struct dcc_decision *d)
 {
-	const struct swift_in in = { .srtt_ns = srtt_ns, .min_rtt_ns = min_rtt_ns };
 	u64 cwnd = st->cwnd;
 	u8 shift;
 
-	swift_decide(st, c, &in, mss, d);
+	swift_decision(st, c, srtt_ns, min_rtt_ns, mss, d);
 	if (cwnd < SWIFT_ONE || mss != (u16)mss) {
 		swift_decision_stale(st);
 		return;
