@@ -12,9 +12,10 @@
  * window at its size H replaces the oldest sample: one binary search for
  * it in the sorted run, then the entries between its rank and the new
  * sample's shift by one (O(H) moves at worst, as many as the two values
- * are apart in rank); a push that grows the window is a binary search and
- * one shift of the tail.  No division, no allocation, nothing sleeps; a
- * median is O(1), inline.  H may change
+ * are apart in rank: one by one up to DCC_MED_SHORT samples, past that
+ * after a second search, in one memmove); a push that grows the window is
+ * a binary search and one shift of the tail.  No division, no
+ * allocation, nothing sleeps; a median is O(1), inline.  H may change
  * from push to push (MSwift's H = W/2 follows cwnd): the window trims its
  * oldest samples down to the requested H, and grows again as new samples
  * arrive.
@@ -48,14 +49,16 @@ struct dcc_med4 {
 void dcc_medwin_init(struct dcc_medwin *w, u16 cap);
 
 /*
- * The two halves of a push (dcc_medwin_push): @v replaces the oldest
- * sample of a window of n >= 1 samples; and any push (the window grows by
- * one, or is trimmed down to @h after the replacement, h clamped to
- * 1..cap).  Out of line, each in its own frame: the first, every push of
- * a window at its size, calls nothing.
+ * The two halves of a push (dcc_medwin_push).  dcc_medwin_replace(): @v
+ * replaces the oldest sample of a window of n >= 1 samples, moving the
+ * sorted entries in between one by one (it calls nothing: the step of a
+ * short window at its size).  dcc_medwin_push_slow(): any push (the
+ * window grows by one, or the newest replaces the oldest, by a search and
+ * a memmove, and the window is trimmed down to @h, clamped to 1..cap).
  */
+#define DCC_MED_SHORT 16
 void dcc_medwin_replace(struct dcc_medwin *w, u32 *buf, u32 v);
-void dcc_medwin_resize(struct dcc_medwin *w, u32 *buf, u32 v, u16 h);
+void dcc_medwin_push_slow(struct dcc_medwin *w, u32 *buf, u32 v, u16 h);
 
 /*
  * Push @v, then drop the oldest samples until at most @h remain
@@ -63,11 +66,11 @@ void dcc_medwin_resize(struct dcc_medwin *w, u32 *buf, u32 v, u16 h);
  */
 static inline void dcc_medwin_push(struct dcc_medwin *w, u32 *buf, u32 v, u16 h)
 {
-	/* the common case: the window is at its size, the oldest goes */
-	if (likely(w->n == clamp_val(h, (u16)1, w->cap)))
+	/* the common case: a short window at its size, the oldest goes */
+	if (likely(w->n == clamp_val(h, (u16)1, w->cap) && w->n <= DCC_MED_SHORT))
 		dcc_medwin_replace(w, buf, v);
 	else
-		dcc_medwin_resize(w, buf, v, h);
+		dcc_medwin_push_slow(w, buf, v, h);
 }
 
 /*

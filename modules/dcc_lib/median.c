@@ -66,7 +66,7 @@ static u32 med_upper_bound(const u32 *s, u32 n, u32 v)
 }
 
 /* First index i in s[0..n) with s[i] >= v. */
-static u32 med_lower_bound(const u32 *s, u32 n, u32 v)
+static inline u32 med_lower_bound(const u32 *s, u32 n, u32 v)
 {
 	u32 lo = 0, hi = n;
 
@@ -110,18 +110,25 @@ static void med_drop_oldest(struct dcc_medwin *w, u32 *buf)
  * towards the oldest's slot: the run then holds what a removal and an
  * insertion leave (equal values are interchangeable), for one binary
  * search and a shift as long as the two values are apart in rank,
- * instead of two searches and two shifts of the tail.
+ * instead of two searches and two shifts of the tail.  Returns the
+ * oldest's slot in the sorted run, where the shift starts.
  */
-void dcc_medwin_replace(struct dcc_medwin *w, u32 *buf, u32 v)
+static inline u32 med_replace_ring(struct dcc_medwin *w, u32 *buf, u32 v)
 {
 	u32 cap = w->cap, n = w->n, head = w->head;
-	u32 *sorted = buf + cap;
 	u32 old = buf[head];
-	u32 i = med_lower_bound(sorted, n, old);
 
 	buf[med_wrap(head + n, cap)] = v;
 	w->head = (u16)med_wrap(head + 1, cap);
-	if (v > old) {
+	return med_lower_bound(buf + cap, n, old);
+}
+
+void dcc_medwin_replace(struct dcc_medwin *w, u32 *buf, u32 v)
+{
+	u32 n = w->n, i = med_replace_ring(w, buf, v);
+	u32 *sorted = buf + w->cap;
+
+	if (v > sorted[i]) {
 		/* the entries in (old, v] move down over old's slot */
 		for (; i + 1 < n && sorted[i + 1] <= v; i++)
 			sorted[i] = sorted[i + 1];
@@ -134,7 +141,28 @@ void dcc_medwin_replace(struct dcc_medwin *w, u32 *buf, u32 v)
 }
 DCC_EXPORT(dcc_medwin_replace);
 
-void dcc_medwin_resize(struct dcc_medwin *w, u32 *buf, u32 v, u16 h)
+/*
+ * A long window's replacement: the new value's slot by a binary search on
+ * the side of the old value's slot it belongs to, then one memmove of
+ * the entries in between (a spread window's two values are a third of
+ * it apart in rank on average: fewer instructions than one by one).
+ */
+static void med_replace_long(struct dcc_medwin *w, u32 *buf, u32 v)
+{
+	u32 n = w->n, i = med_replace_ring(w, buf, v), j;
+	u32 *sorted = buf + w->cap;
+
+	if (v > sorted[i]) {
+		j = i + med_upper_bound(sorted + i + 1, n - i - 1, v);
+		memmove(&sorted[i], &sorted[i + 1], (size_t)(j - i) * sizeof(u32));
+	} else {
+		j = med_upper_bound(sorted, i, v);
+		memmove(&sorted[j + 1], &sorted[j], (size_t)(i - j) * sizeof(u32));
+	}
+	sorted[j] = v;
+}
+
+void dcc_medwin_push_slow(struct dcc_medwin *w, u32 *buf, u32 v, u16 h)
 {
 	u32 cap = w->cap, n = w->n;
 	u32 *sorted = buf + cap;
@@ -143,7 +171,7 @@ void dcc_medwin_resize(struct dcc_medwin *w, u32 *buf, u32 v, u16 h)
 	h = clamp_val(h, (u16)1, w->cap);
 	if (n >= h) {
 		/* the newest replaces the oldest, then trim down to H */
-		dcc_medwin_replace(w, buf, v);
+		med_replace_long(w, buf, v);
 		while (w->n > h)
 			med_drop_oldest(w, buf);
 		return;
@@ -155,7 +183,7 @@ void dcc_medwin_resize(struct dcc_medwin *w, u32 *buf, u32 v, u16 h)
 	sorted[i] = v;
 	w->n = (u16)(n + 1);
 }
-DCC_EXPORT(dcc_medwin_resize);
+DCC_EXPORT(dcc_medwin_push_slow);
 
 int dcc_medbuf_init(struct dcc_medbuf *m, u16 cap)
 {
