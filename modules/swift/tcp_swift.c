@@ -453,20 +453,6 @@ static void swift_release(struct sock *sk)
 }
 
 /*
- * Per ACK: the sample, the stack's facts, the core; a decision is applied
- * only when the core reports one (dcc_decision.changed).  In between,
- * snd_cwnd and sk_pacing_rate hold the last one: for a cong_control CC
- * the stack sets neither except where the core is told and decides again
- * on the next ACK (SWIFT_STALE): an RTO (tcp_enter_loss sets snd_cwnd =
- * inflight + 1; set_state(Loss) -> swift_on_rto) and an undo (snd_cwnd =
- * undo_cwnd's -> swift_on_undo); an MTU probe's success rescales
- * snd_cwnd and changes the MSS, which moves the decision by itself.  The
- * idle restart and application-limited cwnd cuts skip cong_control CCs,
- * and a route's snd_cwnd_clamp is fixed before init.  One departure:
- * SO_MAX_PACING_RATE clamps sk_pacing_rate at once, but raising it again
- * takes effect with the next decision, not the next ACK.
- */
-/*
  * The core's ACK and what follows it.  struct swift_in is initialised
  * where it is declared: a declaration without one would be zeroed first
  * (the kernel's automatic-variable initialisation) for nothing, the
@@ -506,6 +492,21 @@ static __always_inline void swift_ack(struct sock *sk, struct swift *ca,
 			    SWIFT_D_H(d.flags));
 }
 
+/*
+ * Per ACK: the sample, the stack's facts, the core; a decision is applied
+ * only when the core reports one (dcc_decision.changed).  In between,
+ * snd_cwnd and sk_pacing_rate hold the last one: for a cong_control CC
+ * the stack sets neither except where the core is told and decides again
+ * on the next ACK (SWIFT_DEC_STALE): an RTO (tcp_enter_loss sets snd_cwnd
+ * = inflight + 1; set_state(Loss) -> swift_on_rto) and an undo (snd_cwnd
+ * = undo_cwnd's -> swift_on_undo); an MTU probe's success rescales
+ * snd_cwnd and changes the MSS, which moves the decision by itself.  The
+ * idle restart and application-limited cwnd cuts skip cong_control CCs;
+ * snd_cwnd_clamp is set before init, and a BPF program lowering it later
+ * moves the core's window (swift_finish_held), hence the decision.  One
+ * departure: SO_MAX_PACING_RATE clamps sk_pacing_rate at once, but
+ * raising it again takes effect with the next decision, not the next ACK.
+ */
 static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct swift *ca = inet_csk_ca(sk);
