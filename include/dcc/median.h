@@ -8,9 +8,14 @@
  * Paths", Thm 6); CCC/OSCAR can use a 3-tap median as a spike prefilter.
  *
  * The window keeps two arrays of the same capacity in caller-provided
- * storage: a ring in arrival order and the same values sorted.  A push is a
- * binary search plus a memmove of at most cap entries in each array (O(H)
- * moves, no allocation, nothing sleeps); a median is O(1).  H may change
+ * storage: a ring in arrival order and the same values sorted.  A push on a
+ * window at its size H replaces the oldest sample: one binary search for
+ * it in the sorted run, then the entries between its rank and the new
+ * sample's shift by one (O(H) moves at worst, as many as the two values
+ * are apart in rank: one by one up to DCC_MED_SHORT samples, past that
+ * after a second search, in one memmove); a push that grows the window is
+ * a binary search and one shift of the tail.  No division, no
+ * allocation, nothing sleeps; a median is O(1), inline.  H may change
  * from push to push (MSwift's H = W/2 follows cwnd): the window trims its
  * oldest samples down to the requested H, and grows again as new samples
  * arrive.
@@ -44,22 +49,65 @@ struct dcc_med4 {
 void dcc_medwin_init(struct dcc_medwin *w, u16 cap);
 
 /*
+ * The two halves of a push (dcc_medwin_push).  dcc_medwin_replace(): @v
+ * replaces the oldest sample of a window of n >= 1 samples, moving the
+ * sorted entries in between one by one (it calls nothing: the step of a
+ * short window at its size).  dcc_medwin_push_slow(): any push (the
+ * window grows by one, or the newest replaces the oldest, by a search and
+ * a memmove, and the window is trimmed down to @h, clamped to 1..cap).
+ */
+#define DCC_MED_SHORT 16
+void dcc_medwin_replace(struct dcc_medwin *w, u32 *buf, u32 v);
+void dcc_medwin_push_slow(struct dcc_medwin *w, u32 *buf, u32 v, u16 h);
+
+/*
  * Push @v, then drop the oldest samples until at most @h remain
  * (h is clamped to 1..cap).
  */
-void dcc_medwin_push(struct dcc_medwin *w, u32 *buf, u32 v, u16 h);
+static inline void dcc_medwin_push(struct dcc_medwin *w, u32 *buf, u32 v, u16 h)
+{
+	/* the common case: a short window at its size, the oldest goes */
+	if (likely(w->n == clamp_val(h, (u16)1, w->cap) && w->n <= DCC_MED_SHORT))
+		dcc_medwin_replace(w, buf, v);
+	else
+		dcc_medwin_push_slow(w, buf, v, h);
+}
 
 /*
  * Median of the samples held: the middle one for odd n, the mean of the
- * two middle ones (rounded down) for even n; 0 when empty.
+ * two middle ones (rounded down) for even n; 0 when empty.  Inline: a
+ * load or two, read after every push.
  */
-u32 dcc_medwin_median(const struct dcc_medwin *w, const u32 *buf);
+static inline u32 dcc_medwin_median(const struct dcc_medwin *w, const u32 *buf)
+{
+	const u32 *sorted = buf + w->cap;
+	u32 a, b;
+
+	if (!w->n)
+		return 0;
+	if (w->n & 1)
+		return sorted[w->n / 2];
+	a = sorted[w->n / 2 - 1];
+	b = sorted[w->n / 2];
+	return a + (b - a) / 2;		/* a <= b: no overflow */
+}
 
 /*
  * Nearest-rank percentile, @pct in 0..100 (0 = min, 100 = max,
  * rank = ceil(pct/100 * n)); 0 when empty.
  */
-u32 dcc_medwin_percentile(const struct dcc_medwin *w, const u32 *buf, u32 pct);
+static inline u32 dcc_medwin_percentile(const struct dcc_medwin *w, const u32 *buf,
+					u32 pct)
+{
+	const u32 *sorted = buf + w->cap;
+	u32 rank;
+
+	if (!w->n)
+		return 0;
+	pct = min_t(u32, pct, 100);
+	rank = (pct * w->n + 99) / 100;		/* ceil(pct/100 * n) */
+	return sorted[rank ? rank - 1 : 0];
+}
 
 static inline void dcc_med4_init(struct dcc_med4 *m)
 {

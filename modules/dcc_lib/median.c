@@ -44,13 +44,18 @@ void dcc_medwin_init(struct dcc_medwin *w, u16 cap)
 }
 DCC_EXPORT(dcc_medwin_init);
 
+/*
+ * Indices are u32 here (at most DCC_MED_CAP_MAX = 1024, so lo + hi does
+ * not overflow): u16 arithmetic costs a zero extension per use.
+ */
+
 /* First index i in s[0..n) with s[i] > v (insert after equal values). */
-static u16 med_upper_bound(const u32 *s, u16 n, u32 v)
+static u32 med_upper_bound(const u32 *s, u32 n, u32 v)
 {
-	u16 lo = 0, hi = n;
+	u32 lo = 0, hi = n;
 
 	while (lo < hi) {
-		u16 mid = lo + (hi - lo) / 2;
+		u32 mid = (lo + hi) / 2;
 
 		if (s[mid] <= v)
 			lo = mid + 1;
@@ -61,12 +66,12 @@ static u16 med_upper_bound(const u32 *s, u16 n, u32 v)
 }
 
 /* First index i in s[0..n) with s[i] >= v. */
-static u16 med_lower_bound(const u32 *s, u16 n, u32 v)
+static inline u32 med_lower_bound(const u32 *s, u32 n, u32 v)
 {
-	u16 lo = 0, hi = n;
+	u32 lo = 0, hi = n;
 
 	while (lo < hi) {
-		u16 mid = lo + (hi - lo) / 2;
+		u32 mid = (lo + hi) / 2;
 
 		if (s[mid] < v)
 			lo = mid + 1;
@@ -76,65 +81,109 @@ static u16 med_lower_bound(const u32 *s, u16 n, u32 v)
 	return lo;
 }
 
+/*
+ * Ring index @i (< 2 * cap: head + n at most) wrapped into [0, cap): a
+ * compare, not a '%' (a division per use on the per-ACK path).
+ */
+static u32 med_wrap(u32 i, u32 cap)
+{
+	return i >= cap ? i - cap : i;
+}
+
 /* Remove the oldest sample from the ring and its copy from the sorted run. */
 static void med_drop_oldest(struct dcc_medwin *w, u32 *buf)
 {
-	u32 *sorted = buf + w->cap;
-	u32 old = buf[w->head];
-	u16 i = med_lower_bound(sorted, w->n, old);
+	u32 cap = w->cap, n = w->n;
+	u32 *sorted = buf + cap;
+	u32 i = med_lower_bound(sorted, n, buf[w->head]);
 
-	memmove(&sorted[i], &sorted[i + 1], (size_t)(w->n - 1 - i) * sizeof(u32));
-	w->head = (u16)((w->head + 1) % w->cap);
-	w->n--;
+	memmove(&sorted[i], &sorted[i + 1], (size_t)(n - 1 - i) * sizeof(u32));
+	w->head = (u16)med_wrap(w->head + 1U, cap);
+	w->n = (u16)(n - 1);
 }
 
-void dcc_medwin_push(struct dcc_medwin *w, u32 *buf, u32 v, u16 h)
+/*
+ * The window is at its size: the newest sample takes the oldest one's
+ * place.  In the ring that is the slot after the newest (the oldest's own
+ * when the ring is full), and head moves on.  In the sorted run only the
+ * entries between the oldest's rank and the newest's move, by one,
+ * towards the oldest's slot: the run then holds what a removal and an
+ * insertion leave (equal values are interchangeable), for one binary
+ * search and a shift as long as the two values are apart in rank,
+ * instead of two searches and two shifts of the tail.  Returns the
+ * oldest's slot in the sorted run, where the shift starts.
+ */
+static inline u32 med_replace_ring(struct dcc_medwin *w, u32 *buf, u32 v)
 {
+	u32 cap = w->cap, n = w->n, head = w->head;
+	u32 old = buf[head];
+
+	buf[med_wrap(head + n, cap)] = v;
+	w->head = (u16)med_wrap(head + 1, cap);
+	return med_lower_bound(buf + cap, n, old);
+}
+
+void dcc_medwin_replace(struct dcc_medwin *w, u32 *buf, u32 v)
+{
+	u32 n = w->n, i = med_replace_ring(w, buf, v);
 	u32 *sorted = buf + w->cap;
-	u16 i;
+
+	if (v > sorted[i]) {
+		/* the entries in (old, v] move down over old's slot */
+		for (; i + 1 < n && sorted[i + 1] <= v; i++)
+			sorted[i] = sorted[i + 1];
+	} else {
+		/* the entries in (v, old) move up over old's slot */
+		for (; i > 0 && sorted[i - 1] > v; i--)
+			sorted[i] = sorted[i - 1];
+	}
+	sorted[i] = v;
+}
+DCC_EXPORT(dcc_medwin_replace);
+
+/*
+ * A long window's replacement: the new value's slot by a binary search on
+ * the side of the old value's slot it belongs to, then one memmove of
+ * the entries in between (a spread window's two values are a third of
+ * it apart in rank on average: fewer instructions than one by one).
+ */
+static void med_replace_long(struct dcc_medwin *w, u32 *buf, u32 v)
+{
+	u32 n = w->n, i = med_replace_ring(w, buf, v), j;
+	u32 *sorted = buf + w->cap;
+
+	if (v > sorted[i]) {
+		j = i + med_upper_bound(sorted + i + 1, n - i - 1, v);
+		memmove(&sorted[i], &sorted[i + 1], (size_t)(j - i) * sizeof(u32));
+	} else {
+		j = med_upper_bound(sorted, i, v);
+		memmove(&sorted[j + 1], &sorted[j], (size_t)(i - j) * sizeof(u32));
+	}
+	sorted[j] = v;
+}
+
+void dcc_medwin_push_slow(struct dcc_medwin *w, u32 *buf, u32 v, u16 h)
+{
+	u32 cap = w->cap, n = w->n;
+	u32 *sorted = buf + cap;
+	u32 i;
 
 	h = clamp_val(h, (u16)1, w->cap);
-	if (w->n == w->cap)
-		med_drop_oldest(w, buf);
-
-	buf[(w->head + w->n) % w->cap] = v;
-	i = med_upper_bound(sorted, w->n, v);
-	memmove(&sorted[i + 1], &sorted[i], (size_t)(w->n - i) * sizeof(u32));
+	if (n >= h) {
+		/* the newest replaces the oldest, then trim down to H */
+		med_replace_long(w, buf, v);
+		while (w->n > h)
+			med_drop_oldest(w, buf);
+		return;
+	}
+	/* the window grows by one (n < h <= cap: the ring has room) */
+	buf[med_wrap(w->head + n, cap)] = v;
+	i = med_upper_bound(sorted, n, v);
+	memmove(&sorted[i + 1], &sorted[i], (size_t)(n - i) * sizeof(u32));
 	sorted[i] = v;
-	w->n++;
-
-	while (w->n > h)
-		med_drop_oldest(w, buf);
+	w->n = (u16)(n + 1);
 }
-DCC_EXPORT(dcc_medwin_push);
-
-u32 dcc_medwin_median(const struct dcc_medwin *w, const u32 *buf)
-{
-	const u32 *sorted = buf + w->cap;
-	u32 a, b;
-
-	if (!w->n)
-		return 0;
-	if (w->n & 1)
-		return sorted[w->n / 2];
-	a = sorted[w->n / 2 - 1];
-	b = sorted[w->n / 2];
-	return a + (b - a) / 2;		/* a <= b: no overflow */
-}
-DCC_EXPORT(dcc_medwin_median);
-
-u32 dcc_medwin_percentile(const struct dcc_medwin *w, const u32 *buf, u32 pct)
-{
-	const u32 *sorted = buf + w->cap;
-	u32 rank;
-
-	if (!w->n)
-		return 0;
-	pct = min_t(u32, pct, 100);
-	rank = (pct * w->n + 99) / 100;		/* ceil(pct/100 * n) */
-	return sorted[rank ? rank - 1 : 0];
-}
-DCC_EXPORT(dcc_medwin_percentile);
+DCC_EXPORT(dcc_medwin_push_slow);
 
 int dcc_medbuf_init(struct dcc_medbuf *m, u16 cap)
 {

@@ -8,47 +8,140 @@
  */
 #include "dcc/swift.h"
 
-/* ---- configuration: once per parameter set ---------------------------- */
+/* ---- 1/sqrt(cwnd): the flow-scaling term's, once per new window ----- */
 
-/* floor(sqrt(x)), bit by bit: 32 iterations, no division, any u64 */
-static u64 swift_isqrt(u64 x)
-{
-	u64 r = 0, bit = 1ULL << 62;
+/*
+ * 2^32 / sqrt(m) for m = (i + 16.5) / 16, i = 0..47: the midpoints of the
+ * 48 steps of 1/16 that [1, 4) is cut into, rounded down (all < 2^32).
+ * A start for Newton's iteration good to about 6 bits.
+ */
+static const u32 swift_rsqrt_tab[48] = {
+	0xfc176441, 0xf4c866d6, 0xee133df5, 0xe7e3ed19, 0xe229ec87, 0xdcd76dd2,
+	0xd7e0cec3, 0xd33c2da0, 0xcee115f2, 0xcac83f5c, 0xc6eb5a2b, 0xc344e63f,
+	0xbfd011f8, 0xbc889f5d, 0xb96ace22, 0xb673498e, 0xb39f1977, 0xb0eb95bc,
+	0xae565bc0, 0xabdd4587, 0xa97e6234, 0xa737ef99, 0xa50854bd, 0xa2ee1d1e,
+	0xa0e7f49f, 0x9ef4a403, 0x9d130dd3, 0x9b422bb3, 0x99810c09, 0x97cecfea,
+	0x962aa94c, 0x9493d966, 0x9309af48, 0x918b8695, 0x9018c663, 0x8eb0e038,
+	0x8d534f27, 0x8bff9700, 0x8ab54395, 0x8973e816, 0x883b1e76, 0x870a86e7,
+	0x85e1c75c, 0x84c08b1b, 0x83a68254, 0x829361c9, 0x8186e275, 0x8080c142,
+};
 
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
+/*
+ * 1/sqrt(x / 2^16) in Q24, as floor(2^40 / floor(sqrt(x))), x = cwnd << 16
+ * (the window in Q16, so sqrt(x) is sqrt(cwnd in packets) in Q16).  It
+ * runs once per new window, i.e. after every additive increase, so it
+ * takes no division and no bit-by-bit loop: with x = m 4^k, m in [1, 4),
+ *  - y = 1/sqrt(m) from the table, then three of Newton's steps
+ *    y' = y (3 - m y^2) / 2 in Q32 (6, 12, 24, then 32 bits);
+ *  - s = x y = sqrt(x), within one of floor(sqrt(x)), made exact by
+ *    comparing s^2 and (s + 1)^2 with x;
+ *  - R = 2^(63+k) / s from y by two steps R' = R (2 - s R) of the
+ *    reciprocal (y is 1/sqrt(x), within 1/s of 1/s), r = R >> (23 + k)
+ *    within one of floor(2^40 / s), made exact by comparing r s and
+ *    (r + 1) s with 2^40.
+ * The two comparisons make the result exact whatever the estimates are
+ * (test_swift_law checks it against the bit-by-bit square root and a
+ * division over the whole range; the estimates are never off by more
+ * than one).  Bounds: x <= 2^62, s <= 2^31, so s^2, (s + 1)^2 < 2^63;
+ * r <= 2^32 + 1, r s < 2^64; M < 2^64, y, Y < 2^32: products in 128 bits.
+ */
 u64 swift_inv_sqrt(u64 cwnd)
 {
-	u64 s;
+	u64 x, m, y, s, rr, r;
+	int k, i;
 
 	cwnd = min_t(u64, cwnd, SWIFT_CWND_MAX);
-	/* sqrt(cwnd * 2^16) = sqrt(cwnd in packets) in Q16; cwnd << 16 < 2^62 */
-	s = swift_isqrt(cwnd << SWIFT_SHIFT);
-	if (!s)
+	if (!cwnd)
 		return 1ULL << 32;
-	/* 2^(24+16) / sqrt_q16 = Q24; s >= 1 here, and s >= 256 for cwnd >= 1 */
-	return min_t(u64, (1ULL << (SWIFT_INV_SQRT_SHIFT + SWIFT_SHIFT)) / s,
-		     1ULL << 32);
+	x = cwnd << SWIFT_SHIFT;		/* [2^16, 2^62] */
+	k = (fls64(x) - 1) >> 1;		/* x in [4^k, 4^(k+1)), k in [8, 31] */
+	m = x << (62 - 2 * k);			/* m / 2^62 in [1, 4) */
+	y = swift_rsqrt_tab[(m >> 58) - 16];	/* 2^32 / sqrt(m / 2^62) */
+	for (i = 0; i < 3; i++) {
+		/* m y^2 in Q62 (about 2^62), y (3 - m y^2) / 2 in Q32 */
+		u64 t = (u64)(((dcc_u128)m * (y * y)) >> 64);
+
+		y = (u64)(((dcc_u128)y * ((3ULL << 62) - t)) >> 63);
+	}
+	s = (u64)(((dcc_u128)m * y) >> (94 - k));	/* sqrt(x) */
+	while (s * s > x)
+		s--;
+	while ((s + 1) * (s + 1) <= x)
+		s++;
+	rr = y << 31;				/* 2^(63+k) / sqrt(x) */
+	for (i = 0; i < 2; i++) {
+		/* s R / 2^k in Q63 (about 2^63), R (2 - s R) */
+		u64 p = (u64)(((dcc_u128)s * rr) >> k);
+
+		rr = (u64)(((dcc_u128)rr * (0 - p)) >> 63);
+	}
+	r = rr >> (23 + k);			/* 2^40 / s */
+	while (r * s > (1ULL << (SWIFT_INV_SQRT_SHIFT + SWIFT_SHIFT)))
+		r--;
+	while ((r + 1) * s <= (1ULL << (SWIFT_INV_SQRT_SHIFT + SWIFT_SHIFT)))
+		r++;
+	return min_t(u64, r, 1ULL << 32);
+}
+
+/* ---- configuration: once per parameter set ---------------------------- */
+
+/*
+ * The first window in [lo, hi] whose 1/sqrt is at or below @r (exists:
+ * inv_sqrt(hi) <= r), by bisection: swift_inv_sqrt() does not increase
+ * with the window.
+ */
+static u64 swift_first_at_or_below(u64 lo, u64 hi, u64 r)
+{
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (swift_inv_sqrt(mid) <= r)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
 }
 
 void swift_cfg_fs(struct swift_cfg *c, u64 fs_min_cwnd, u64 fs_max_cwnd)
 {
-	c->fs_rmin = swift_inv_sqrt(max_t(u64, fs_min_cwnd, 1));
-	c->fs_rmax = swift_inv_sqrt(max_t(u64, fs_max_cwnd, 1));
-	if (c->fs_rmax >= c->fs_rmin)	/* min >= max: no range, no scaling */
+	u64 lo = clamp_t(u64, fs_min_cwnd, 1, SWIFT_CWND_MAX);
+	u64 hi = clamp_t(u64, fs_max_cwnd, 1, SWIFT_CWND_MAX);
+	u64 d, m;
+	u32 l;
+
+	/* inv_sqrt clamps at SWIFT_CWND_MAX itself: the same values */
+	c->fs_rmin = swift_inv_sqrt(lo);
+	c->fs_rmax = swift_inv_sqrt(hi);
+	/* min >= max: no range; no range: no scaling, fs = 0 at every window */
+	if (!c->fs_range_ns || c->fs_rmax >= c->fs_rmin) {
 		c->fs_range_ns = 0;
+		c->fs_zero_cwnd = 0;
+		return;
+	}
+	/*
+	 * fs = 0 where r <= rmax, i.e. from the first such window on (at or
+	 * below hi, whose r is rmax); fs = range where r >= rmin, i.e. up to
+	 * the last such window (at or above lo, whose r is rmin).  Exact:
+	 * the same comparisons, made once.
+	 */
+	c->fs_zero_cwnd = swift_first_at_or_below(1, hi, c->fs_rmax);
+	c->fs_full_cwnd = swift_first_at_or_below(lo, SWIFT_CWND_MAX, c->fs_rmin - 1) - 1;
+	/*
+	 * Between them fs = range * (r - rmax) / d, d = rmin - rmax in
+	 * [1, 2^32], numerator < 2^30 * 2^32 = 2^62: with l = ceil(log2 d)
+	 * and m = ceil(2^(62 + l) / d) <= 2^63, floor(n / d) =
+	 * (n * m) >> (62 + l) for every n < 2^62 (Granlund, Montgomery,
+	 * "Division by Invariant Integers using Multiplication", Thm 4.2:
+	 * 2^(62+l) <= m d < 2^(62+l) + 2^l).
+	 */
+	d = c->fs_rmin - c->fs_rmax;
+	l = d > 1 ? fls64(d - 1) : 0;
+	m = dcc_mul_div(1ULL << 62, 1ULL << l, d);
+	if ((dcc_u128)m * d != (dcc_u128)1 << (62 + l))
+		m++;
+	c->fs_magic = m;
+	c->fs_magic_shift = (u8)(62 + l);
 }
 
 void swift_cfg_init(struct swift_cfg *c, const struct swift_params *p)
@@ -74,13 +167,6 @@ void swift_cfg_init(struct swift_cfg *c, const struct swift_params *p)
 		     (u64)p->fs_max_cwnd << SWIFT_SHIFT);
 }
 
-u64 swift_max_cwnd(const struct swift_cfg *c, u32 cwnd_clamp)
-{
-	u64 m = min_t(u64, (u64)cwnd_clamp << SWIFT_SHIFT, SWIFT_CWND_MAX);
-
-	return max_t(u64, m, c->min_cwnd);
-}
-
 /* ---- the target ------------------------------------------------------- */
 
 u64 swift_fs_ns(const struct swift_cfg *c, u64 cwnd)
@@ -89,12 +175,16 @@ u64 swift_fs_ns(const struct swift_cfg *c, u64 cwnd)
 
 	if (!c->fs_range_ns || !cwnd || c->fs_rmin <= c->fs_rmax)
 		return 0;
-	r = swift_inv_sqrt(cwnd);
-	if (r <= c->fs_rmax)
+	/* r <= rmax, r >= rmin, as resolved by swift_cfg_fs() */
+	if (cwnd >= c->fs_zero_cwnd)
 		return 0;
-	if (r >= c->fs_rmin)
+	if (cwnd <= c->fs_full_cwnd)
 		return c->fs_range_ns;
-	/* range <= 2^30 ns, r - rmax <= 2^32: 128-bit safe in dcc_mul_div */
+	r = swift_inv_sqrt(cwnd);	/* rmax < r < rmin */
+	/* range < 2^30 ns (1 s), r - rmax < 2^32: n < 2^62, swift_cfg_fs */
+	if (likely(c->fs_range_ns < (1ULL << 30)))
+		return (u64)(((dcc_u128)(c->fs_range_ns * (r - c->fs_rmax)) * c->fs_magic) >>
+			     c->fs_magic_shift);
 	return dcc_mul_div(c->fs_range_ns, r - c->fs_rmax, c->fs_rmin - c->fs_rmax);
 }
 
@@ -104,50 +194,21 @@ u64 swift_target_ns(const struct swift_cfg *c, u64 min_rtt_ns, u64 cwnd)
 	       swift_fs_ns(c, cwnd);
 }
 
-/* ---- the window ------------------------------------------------------- */
-
-/* The cwnd may be cut now: at most once per RTT (now - t_last >= srtt). */
-/* fs(cwnd) through the one-entry cache: one square root per new window */
-static u64 swift_fs_cached(struct swift_core *st, const struct swift_cfg *c,
-			   u64 cwnd)
-{
-	if (cwnd != st->fs_cwnd) {
-		st->fs_ns = (u32)swift_fs_ns(c, cwnd);	/* <= 1e9 */
-		st->fs_cwnd = cwnd;
-	}
-	return st->fs_ns;
-}
-
-/* the target at the flow's window, through the cache */
-static u64 swift_target_cached(struct swift_core *st, const struct swift_cfg *c,
-			       const struct swift_in *in, u64 cwnd)
-{
-	return c->target_base_ns + (c->relative ? in->min_rtt_ns : 0) +
-	       swift_fs_cached(st, c, cwnd);
-}
-
-static bool swift_can_decrease(const struct swift_core *st,
-			       const struct swift_in *in, u64 now_ns)
-{
-	/* htsim compares against its smoothed RTT; so does this */
-	if (!st->t_last_decrease)
-		return true;
-	/* a clock behind the last cut (an earlier RX stamp) is within it */
-	return now_ns >= st->t_last_decrease &&
-	       now_ns - st->t_last_decrease >= in->srtt_ns;
-}
+/* ---- what an ACK rarely needs (swift_on_ack: include/dcc/swift.h) ----- */
 
 /*
- * Clamp and record a decrease.  Strict "<": an unchanged window must not
- * push the once-per-RTT guard forward.
+ * fs of the flow's window into the one-entry cache (swift_aimd reads it
+ * there while the window stays): one square root per new window.
+ * Windows of 2^32 and above are not cached (fs_cwnd is u32); fs_ns is
+ * kept anyway, for swift_law_target_ns().
  */
-static void swift_finish(struct swift_core *st, const struct swift_cfg *c,
-			 const struct swift_in *in, u64 prev, u64 now_ns)
+u64 swift_fs_update(struct swift_core *st, const struct swift_cfg *c)
 {
-	st->cwnd = clamp_t(u64, st->cwnd, c->min_cwnd,
-			   swift_max_cwnd(c, in->cwnd_clamp));
-	if (st->cwnd < prev)
-		st->t_last_decrease = now_ns ? now_ns : 1;
+	u64 cwnd = st->cwnd;
+
+	st->fs_ns = (u32)swift_fs_ns(c, cwnd);	/* <= 1e9 */
+	st->fs_cwnd = cwnd <= U32_MAX ? (u32)cwnd : 0;
+	return st->fs_ns;
 }
 
 /* cwnd *= f, f a Q16 fraction <= 1: cwnd < 2^47, f <= 2^16 */
@@ -157,83 +218,34 @@ static void swift_scale(struct swift_core *st, u32 f)
 }
 
 /*
- * Algorithm 1 on one delay: AI below the target (+ai/cwnd per packet
- * acked, or +ai per packet acked below one packet), else MD by
- * max(1 - beta * (delay - target) / delay, 1 - max_mdf) at most once per
- * RTT.  AI only while cwnd-limited.  Resets the consecutive-RTO count.
+ * Algorithm 1's decrease (swift_aimd): cwnd *= max(1 - beta * (delay - t)
+ * / delay, 1 - max_mdf), t <= delay: the cut <= beta.
  */
-static enum swift_action swift_aimd(struct swift_core *st,
-				    const struct swift_cfg *c,
-				    const struct swift_in *in, u64 now_ns,
-				    u64 delay_ns, u32 acked)
+void swift_md(struct swift_core *st, const struct swift_cfg *c, u64 delay_ns,
+	      u64 target_ns)
 {
-	u64 prev = st->cwnd, t = swift_target_cached(st, c, in, st->cwnd);
-	enum swift_action a;
+	u64 cut = dcc_mul_div(c->beta, delay_ns - target_ns, delay_ns);
+	u32 f = SWIFT_ONE - (u32)min_t(u64, cut, SWIFT_ONE);
 
-	st->target_ns = t;
-	st->retx_cnt = 0;
-	if (delay_ns < t) {
-		if (!in->cwnd_limited) {
-			a = SWIFT_NO_AI;
-		} else if (st->cwnd >= SWIFT_ONE) {
-			/* ai * acked / cwnd: ai < 2^23, acked < 2^32: < 2^55 */
-			st->cwnd += dcc_mul_div((u64)c->ai * acked, SWIFT_ONE, st->cwnd);
-			a = SWIFT_AI;
-		} else {
-			/* below one packet: + ai per packet acked ([S] Alg. 1) */
-			st->cwnd += (u64)c->ai * acked;
-			a = SWIFT_AI;
-		}
-	} else if (swift_can_decrease(st, in, now_ns)) {
-		/* 1 - beta * (delay - t) / delay, t <= delay: the cut <= beta */
-		u64 cut = dcc_mul_div(c->beta, delay_ns - t, delay_ns);
-		u32 f = SWIFT_ONE - (u32)min_t(u64, cut, SWIFT_ONE);
-
-		f = max_t(u32, f, SWIFT_ONE - c->max_mdf);
-		swift_scale(st, f);
-		a = SWIFT_MD;
-	} else {
-		a = SWIFT_HOLD;
-	}
-	swift_finish(st, c, in, prev, now_ns);
-	return a;
-}
-
-/* ---- per-ACK steps ---------------------------------------------------- */
-
-/* Segments per ACK, EWMA 1/8, Q8 (MSwift's H counts ACKs, not packets). */
-static void swift_count_segments(struct swift_core *st, u32 acked)
-{
-	if (acked > 0) {
-		u32 seg = min_t(u32, acked, 255) << 8;
-
-		st->spa_q8 = (u16)((st->spa_q8 * 7U + seg) / 8);
-	}
+	f = max_t(u32, f, SWIFT_ONE - c->max_mdf);
+	swift_scale(st, f);
 }
 
 /*
- * Swift's SACK-hole reaction: an ACK on which the stack marked packets
- * lost, outside the Loss state, cuts by max_mdf once per RTT.  LSwift and
- * MSwift cut only when lswift_k successive segments are missing at
- * snd_una: a packet late on a slow path leaves a one-segment hole among
- * SACKed ones, a drop-tail overflow leaves a run.
+ * Swift's SACK-hole cut (swift_on_ack has checked its condition): by
+ * max_mdf, at most once per RTT.
  */
-static enum swift_action swift_sack_hole_cut(struct swift_core *st,
-					     const struct swift_cfg *c,
-					     const struct swift_in *in,
-					     const struct dcc_sample *s)
+enum swift_action swift_fr_cut(struct swift_core *st, const struct swift_cfg *c,
+			       u64 srtt_ns, u32 cwnd_clamp, u64 now_ns)
 {
+	const struct swift_in in = { .srtt_ns = srtt_ns, .cwnd_clamp = cwnd_clamp };
 	u64 prev = st->cwnd;
 
-	if (!s->losses || in->in_loss)
-		return SWIFT_NONE;
-	if ((st->flags & SWIFT_LAZY) && in->missing < c->lswift_k)
-		return SWIFT_NONE;
 	st->retx_cnt = 0;
-	if (!swift_can_decrease(st, in, s->rx_ns))
+	if (!swift_can_decrease(st, &in, now_ns))
 		return SWIFT_FR_HOLD;
 	swift_scale(st, SWIFT_ONE - c->max_mdf);
-	swift_finish(st, c, in, prev, s->rx_ns);
+	swift_finish(st, c, &in, prev, now_ns);
 	return SWIFT_FR;
 }
 
@@ -244,30 +256,7 @@ static void swift_median_reset(struct swift_core *st)
 		dcc_medwin_init(&st->med.w, st->med.w.cap);
 }
 
-/*
- * The delay the law uses.  Swift: the sample.  MSwift: the median (or
- * pctl-th percentile) of the last H = max(W/2, 1) ACKs (Eq. 8), the window
- * emptied first when no sample arrived for 2 srtt ([M] III-A: samples
- * older than 1-2 RTTs are ignored).
- */
-static u32 swift_delay(struct swift_core *st, const struct swift_cfg *c,
-		       const struct swift_in *in, const struct dcc_sample *s,
-		       u16 *h)
-{
-	u64 now = s->rx_ns;
-
-	if (!(st->flags & SWIFT_MEDIAN) || !st->med.buf)
-		return s->rtt_ns;
-	/* rx_ns may step back (sample.h): that is no staleness */
-	if (st->med.w.n && dcc_rx_age(now, st->last_push_ns) > 2 * in->srtt_ns)
-		swift_median_reset(st);
-	st->last_push_ns = now;
-	*h = swift_median_h(st->cwnd, st->spa_q8, c->h_cap);
-	dcc_medwin_push(&st->med.w, st->med.buf, s->rtt_ns, *h);
-	if (c->pctl == 50)
-		return dcc_medwin_median(&st->med.w, st->med.buf);
-	return dcc_medwin_percentile(&st->med.w, st->med.buf, c->pctl);
-}
+/* ---- the decision ----------------------------------------------------- */
 
 /*
  * The rtt the pacer divides by.  Below one packet the pacer is the window:
@@ -286,33 +275,51 @@ static u32 swift_delay(struct swift_core *st, const struct swift_cfg *c,
  * loopback mswift flow with 40 ms delayed-ACK RTTs and a 161 us target
  * 240x faster; in test_swift_basic its window sat below 1/256 packet).
  */
-static u64 swift_pacing_rtt_ns(struct swift_core *st,
-			       const struct swift_cfg *c,
-			       const struct swift_in *in)
+static u64 swift_pacing_rtt_ns(const struct swift_core *st,
+			       const struct swift_cfg *c, u64 srtt_ns,
+			       u64 min_rtt_ns)
 {
-	u64 rtt = in->srtt_ns;
+	u64 cwnd = st->cwnd, fs, cap;
 
-	if (st->cwnd < SWIFT_ONE) {
-		u64 cap = max_t(u64, swift_target_cached(st, c, in, st->cwnd),
-				st->last_delay_ns);
-
-		rtt = min_t(u64, rtt, max_t(u64, cap, 1));
-	}
-	return rtt;
+	if (cwnd >= SWIFT_ONE)
+		return srtt_ns;
+	/*
+	 * The target at the window after the ACK, read through the cache but
+	 * not stored in it: fs_ns stays that of the window the law compared
+	 * at (swift_law_target_ns()).
+	 */
+	fs = cwnd == st->fs_cwnd ? st->fs_ns : swift_fs_ns(c, cwnd);
+	cap = c->target_base_ns + (c->relative ? min_rtt_ns : 0) + fs;
+	cap = max_t(u64, cap, st->last_delay_ns);
+	return min_t(u64, srtt_ns, max_t(u64, cap, 1));
 }
 
-u64 swift_pacing_rate(u64 cwnd, u32 mss, u64 rtt_ns, u32 pct)
+/* swift_pacing_rate(), inline in the decision */
+static inline u64 swift_rate(u64 cwnd, u32 mss, u64 rtt_ns, u32 pct)
 {
 	u64 bytes_q16, r;
 
 	rtt_ns = max_t(u64, rtt_ns, 1);
 	/* cwnd <= 2^46 (clamped), mss < 2^16: < 2^62 */
 	bytes_q16 = min_t(u64, cwnd, SWIFT_CWND_MAX) * mss;
-	if (cwnd < SWIFT_ONE)
-		pct = 100;	/* one packet per rtt / cwnd, exactly */
+	if (cwnd < SWIFT_ONE) {
+		/*
+		 * One packet per rtt / cwnd, exactly (pct 100): below 2^32
+		 * bytes_q16 (mss < 2^16) * 1e9 < 2^62 needs no 128 bits.
+		 */
+		if (likely(bytes_q16 <= U32_MAX))
+			return div64_u64(bytes_q16 * DCC_NSEC_PER_SEC, rtt_ns) >>
+			       SWIFT_SHIFT;
+		pct = 100;
+	}
 	/* bytes_q16 * 1e9 * pct / (100 rtt), 128-bit; then / 2^16 (exact) */
 	r = dcc_mul_div(bytes_q16, DCC_NSEC_PER_SEC * pct, rtt_ns * 100);
 	return r == U64_MAX ? r : r >> SWIFT_SHIFT;
+}
+
+u64 swift_pacing_rate(u64 cwnd, u32 mss, u64 rtt_ns, u32 pct)
+{
+	return swift_rate(cwnd, mss, rtt_ns, pct);
 }
 
 u32 swift_cwnd_pkts(u64 cwnd)
@@ -322,46 +329,60 @@ u32 swift_cwnd_pkts(u64 cwnd)
 	return (u32)clamp_t(u64, p, 1, U32_MAX);
 }
 
-void swift_decide(struct swift_core *st, const struct swift_cfg *c,
-		  const struct swift_in *in, u32 mss, struct dcc_decision *d)
+/* The decision of the current state (swift_decide, swift_decide_mark). */
+static inline void swift_decision(const struct swift_core *st,
+				  const struct swift_cfg *c, u64 srtt_ns,
+				  u64 min_rtt_ns, u32 mss,
+				  struct dcc_decision *d)
 {
 	mss = max_t(u32, mss, 1);
-	d->rate_bytes_ps = swift_pacing_rate(st->cwnd, mss,
-					     swift_pacing_rtt_ns(st, c, in),
-					     c->pacing_pct);
+	d->rate_bytes_ps = swift_rate(st->cwnd, mss,
+				      swift_pacing_rtt_ns(st, c, srtt_ns, min_rtt_ns),
+				      c->pacing_pct);
 	/* <= 2^30 packets (the clamp) * 2^16 B */
 	d->cwnd_bytes = (u64)swift_cwnd_pkts(st->cwnd) * mss;
 	d->changed = true;
 }
 
-u16 swift_median_h(u64 cwnd, u32 spa_q8, u16 cap)
+void swift_decide(struct swift_core *st, const struct swift_cfg *c,
+		  const struct swift_in *in, u32 mss, struct dcc_decision *d)
 {
-	u64 w = max_t(u64, cwnd >> SWIFT_SHIFT, 1);
-	u64 h;
-
-	spa_q8 = max_t(u32, spa_q8, 256);	/* at least one segment per ACK */
-	/* W / (2 * spa): W < 2^31, << 8 < 2^39 */
-	h = (w << 8) / (2ULL * spa_q8);
-	return (u16)clamp_t(u64, h, 1, max_t(u16, cap, 1));
+	swift_decision(st, c, in->srtt_ns, in->min_rtt_ns, mss, d);
 }
 
-void swift_on_ack(struct swift_core *st, const struct swift_cfg *c,
-		  const struct swift_in *in, const struct dcc_sample *s,
-		  struct dcc_decision *d)
+/* No window is in the stale bucket (swift_decision_stands): decide next. */
+static void swift_decision_stale(struct swift_core *st)
 {
-	enum swift_action law = SWIFT_NONE, fr;
-	u16 h = 0;
+	st->dec_shift = SWIFT_DEC_STALE;
+	st->dec_cwnd = U32_MAX;
+}
 
-	swift_count_segments(st, s->acked);
-	fr = swift_sack_hole_cut(st, c, in, s);
-	if (!s->why) {
-		u32 delay = swift_delay(st, c, in, s, &h);
+/*
+ * A new decision (swift_on_ack), recorded as the one in force.  Below one
+ * packet the pacer is the window, exact on every ACK: the next ACK
+ * decides again.  Above, the window's bucket is 2^dec_shift Q16 wide, at
+ * most 1/32 of it and at most one packet (so snd_cwnd is one per
+ * bucket): dec_shift = min(16, log2(cwnd) - 5) in [11, 16], cwnd >>
+ * dec_shift < 2^31.  An srtt of 2^32 ns (4.3 s) or more records 0: any
+ * other srtt, and every larger one, moves it.
+ */
+void swift_decide_mark(struct swift_core *st, const struct swift_cfg *c,
+		       u64 srtt_ns, u64 min_rtt_ns, u32 mss,
+		       struct dcc_decision *d)
+{
+	u64 cwnd = st->cwnd;
+	u8 shift;
 
-		law = swift_aimd(st, c, in, s->rx_ns, delay, s->acked);
-		st->last_delay_ns = delay;
+	swift_decision(st, c, srtt_ns, min_rtt_ns, mss, d);
+	if (cwnd < SWIFT_ONE || mss != (u16)mss) {
+		swift_decision_stale(st);
+		return;
 	}
-	swift_decide(st, c, in, s->mss, d);
-	d->flags = SWIFT_D_MAKE(law, fr, h);
+	shift = (u8)min_t(int, SWIFT_SHIFT, fls64(cwnd) - 1 - SWIFT_DEC_CWND_SHIFT);
+	st->dec_shift = shift;
+	st->dec_cwnd = (u32)(cwnd >> shift);
+	st->dec_mss = (u16)mss;
+	st->dec_srtt_ns = srtt_ns <= U32_MAX ? (u32)srtt_ns : 0;
 }
 
 /* ---- events ----------------------------------------------------------- */
@@ -376,6 +397,8 @@ int swift_core_init(struct swift_core *st, const struct swift_cfg *c,
 		.spa_q8 = 256,
 		.flags = flags,
 	};
+	/* init applies swift_decide(): the first ACK marks one in force */
+	swift_decision_stale(st);
 	if (flags & SWIFT_MEDIAN)
 		return dcc_medbuf_init(&st->med, c->h_cap);
 	return 0;
@@ -402,6 +425,8 @@ enum swift_action swift_on_rto(struct swift_core *st, const struct swift_cfg *c,
 	}
 	swift_finish(st, c, in, prev, in->now_ns);
 	swift_median_reset(st);		/* samples before the stall are stale */
+	/* the stack set snd_cwnd = inflight + 1: the next ACK decides */
+	swift_decision_stale(st);
 	return a;
 }
 
@@ -415,6 +440,8 @@ u32 swift_on_undo(struct swift_core *st)
 	/* Swift has no undo and keeps its cut; LSwift/MSwift take it back */
 	if (st->flags & SWIFT_LAZY)
 		st->cwnd = max_t(u64, st->cwnd, (u64)st->prior_cwnd << SWIFT_SHIFT);
+	/* the stack sets snd_cwnd to what this returns: the rate follows */
+	swift_decision_stale(st);
 	return swift_cwnd_pkts(st->cwnd);
 }
 

@@ -93,8 +93,14 @@
  *  - the stack's pacing stamp (tcp_wstamp_ns) only moves forward, so a
  *    packet sent at a sub-packet rate would hold the flow for that whole
  *    interval after an ACK has raised the window (before this bound: 207 s,
- *    nothing in flight, the closed socket stuck in LAST-ACK).  Every ACK
- *    keeps the stamp within one window at the current rate.
+ *    nothing in flight, the closed socket stuck in LAST-ACK).  Every new
+ *    decision (below one packet: every ACK) keeps the stamp within one
+ *    window at its rate.
+ *  - a decision (pacing rate, snd_cwnd) is made and applied only when
+ *    what it is made of moved: the whole-packet window, the window by
+ *    1/32 or srtt by 1/16 (the pacing rate at >= 1 packet is a bound on
+ *    bursts at 2x the window's rate: within 10% it bounds the same), the
+ *    MSS; below one packet, where the pacer is the window, on every ACK.
  *  - no slow start: Swift starts at init_cwnd and adds ai per RTT ([M]
  *    starts at the ideal window; set init_cwnd to the BDP to do the same).
  *  - fs_min_cwnd >= fs_max_cwnd (cross-parameter, not refusable one write
@@ -104,16 +110,16 @@
  *    remote NIC timestamps it needs.
  *
  * Code layout: everything per ACK that is not a kernel call lives in the
- * plain-C core (swift_law.c, include/dcc/swift.h: swift_on_ack and the
- * event functions), which the unit-test model, the fuzzer and the bench
- * call too.  This file gathers the stack's facts (struct swift_in: srtt,
- * min RTT, cwnd-limited, snd_cwnd_clamp, LSwift's missing-segment run),
- * applies the decision (snd_cwnd, sk_pacing_rate, the pacing-stamp bound)
- * and traces.
+ * plain-C core (include/dcc/swift.h: swift_on_ack, inline, with the steps
+ * an ACK rarely takes and the event functions in swift_law.c), which the
+ * unit-test model, the fuzzer and the bench call too.  This file gathers
+ * the stack's facts (struct swift_in: srtt, min RTT, cwnd-limited,
+ * snd_cwnd_clamp, LSwift's missing-segment run), applies a new decision
+ * (snd_cwnd, sk_pacing_rate, the pacing-stamp bound) and traces.
  *
  * State: struct swift in icsk_ca_priv (<= 104 bytes, BUILD_BUG_ON'd): the
  * core's 96 bytes and a pointer to the parameter snapshot the socket took
- * at init.  The snapshot (struct swift_cfg, 80 bytes, converted once from
+ * at init.  The snapshot (struct swift_cfg, 104 bytes, converted once from
  * the module parameters) does not fit per socket, so every parameter
  * write publishes a new immutable one (dcc.h: parameter snapshots) and
  * each socket holds a reference to the one current at its init: a
@@ -267,6 +273,23 @@ static u64 swift_srtt_ns(const struct sock *sk)
 	return srtt ? (u64)srtt * NSEC_PER_USEC : SWIFT_SRTT_DEFAULT_NS;
 }
 
+/*
+ * The relative target's base, ns: dcc_base_rtt_us(sk, 0) (tcp_min_rtt(),
+ * else srtt, else 0), inline because every ACK of a relative-mode flow
+ * reads it and a call into dcc_lib costs more than the reads.
+ */
+static u64 swift_base_rtt_ns(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 min_rtt = tcp_min_rtt(tp);
+
+	if (min_rtt && min_rtt != ~0U)
+		return (u64)min_rtt * NSEC_PER_USEC;
+	if (tp->srtt_us)
+		return (u64)max_t(u32, tp->srtt_us >> 3, 1) * NSEC_PER_USEC;
+	return 0;
+}
+
 /* The stack's facts the core needs on every ACK and event. */
 static void swift_in_get(const struct sock *sk, const struct swift *ca,
 			 struct swift_in *in)
@@ -277,8 +300,7 @@ static void swift_in_get(const struct sock *sk, const struct swift *ca,
 		.now_ns = tp->tcp_clock_cache,
 		.srtt_ns = swift_srtt_ns(sk),
 		/* 0 before any RTT sample; read only in relative mode */
-		.min_rtt_ns = ca->snap->cfg.relative ?
-			(u64)dcc_base_rtt_us(sk, 0) * NSEC_PER_USEC : 0,
+		.min_rtt_ns = ca->snap->cfg.relative ? swift_base_rtt_ns(sk) : 0,
 		.cwnd_clamp = tp->snd_cwnd_clamp,
 		.in_loss = inet_csk(sk)->icsk_ca_state == TCP_CA_Loss,
 	};
@@ -319,10 +341,15 @@ static void swift_set_rate(struct sock *sk, u64 rate)
  * Measured (test_swift_rto, before this bound): the one packet sent at
  * cwnd 0.001 was ACKed, cwnd 1.001 (rate 16760 B/s, 86 ms a packet), but
  * the stamp stayed 207 s ahead: nothing in flight, 3.4 MB unsent, probe0
- * at 2 min, the closed socket in LAST-ACK holding the module.  So on
- * every ACK the stamp is kept within one window (snd_cwnd packets, which
- * bounds what the stack sends at once) at the current rate: a send waits
- * at most rtt / cwnd below one packet, srtt * 100 / pacing_pct above.
+ * at 2 min, the closed socket in LAST-ACK holding the module.  So every
+ * applied decision keeps the stamp within one window (snd_cwnd packets,
+ * which bounds what the stack sends at once) at the new rate: a send
+ * waits at most rtt / cwnd below one packet, srtt * 100 / pacing_pct
+ * above.  Only a new decision needs it: while one stands, the rate and
+ * the window are those the stamp was last bounded with, and a paced send
+ * moves the stamp by at most one window at that rate past the clock
+ * (below one packet every ACK decides, and after an RTO, whose
+ * retransmission is not paced, the next ACK does).
  * A pacing timer armed for the old stamp is moved (its socket reference
  * goes with it); one already firing finds the new stamp.
  */
@@ -345,18 +372,19 @@ static void swift_bound_wstamp(struct sock *sk)
 }
 
 /*
- * Apply a decision: the pacing rate, snd_cwnd = cwnd_bytes / mss (whole
- * packets, at least one: below one packet the rate is the window), the
- * pacing-stamp bound.  Idempotent.
+ * Apply a decision just made from the core's state: the pacing rate,
+ * snd_cwnd (whole packets, at least one: below one packet the rate is the
+ * window), the pacing-stamp bound.  snd_cwnd is the core's own
+ * swift_cwnd_pkts(), which the decision's cwnd_bytes is times mss: no
+ * division back.  Idempotent.
  */
-static void swift_apply(struct sock *sk, const struct dcc_decision *d, u32 mss)
+static void swift_apply(struct sock *sk, const struct swift *ca, u64 rate_bytes_ps)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	u64 pkts = div_u64(d->cwnd_bytes, max_t(u32, mss, 1));
+	u32 pkts = swift_cwnd_pkts(ca->core.cwnd);
 
-	swift_set_rate(sk, d->rate_bytes_ps);
-	tcp_snd_cwnd_set(tp, (u32)min3(pkts, (u64)tp->snd_cwnd_clamp,
-				       (u64)DCC_MAX_CWND));
+	swift_set_rate(sk, rate_bytes_ps);
+	tcp_snd_cwnd_set(tp, min3(pkts, tp->snd_cwnd_clamp, DCC_MAX_CWND));
 	swift_bound_wstamp(sk);
 }
 
@@ -411,7 +439,7 @@ static void swift_init(struct sock *sk)
 	dcc_pacing_init(sk);
 	swift_in_get(sk, ca, &in);
 	swift_decide(&ca->core, &snap->cfg, &in, tp->mss_cache, &d);
-	swift_apply(sk, &d, tp->mss_cache);
+	swift_apply(sk, ca, d.rate_bytes_ps);
 }
 
 static void swift_release(struct sock *sk)
@@ -424,30 +452,70 @@ static void swift_release(struct sock *sk)
 	ca->snap = NULL;
 }
 
+/*
+ * The core's ACK and what follows it.  struct swift_in is initialised
+ * where it is declared: a declaration without one would be zeroed first
+ * (the kernel's automatic-variable initialisation) for nothing, the
+ * inline core keeping its fields in registers.
+ */
+static __always_inline void swift_ack(struct sock *sk, struct swift *ca,
+				      const struct dcc_sample *s)
+{
+	const struct swift_cfg *c = &ca->snap->cfg;
+	/* read by the core only on an ACK that marks losses */
+	bool in_loss = unlikely(s->losses) &&
+		       inet_csk(sk)->icsk_ca_state == TCP_CA_Loss;
+	const struct swift_in in = {
+		.srtt_ns = swift_srtt_ns(sk),
+		.min_rtt_ns = c->relative ? swift_base_rtt_ns(sk) : 0,
+		.cwnd_clamp = tcp_sk(sk)->snd_cwnd_clamp,
+		.cwnd_limited = tcp_is_cwnd_limited(sk),
+		.in_loss = in_loss,
+		/* LSwift/MSwift's gate, only on an ACK that marks losses */
+		.missing = unlikely(s->losses) && (ca->core.flags & SWIFT_LAZY) &&
+			   !in_loss ? swift_missing_run(sk, c->lswift_k) : 0,
+	};
+	struct dcc_decision d = {};	/* as in: kept in registers */
+
+	swift_on_ack(&ca->core, c, &in, s, &d);
+	if (d.changed)
+		swift_apply(sk, ca, d.rate_bytes_ps);
+
+	if (!trace_swift_decision_enabled())	/* a static branch */
+		return;
+	if (SWIFT_D_FR(d.flags) != SWIFT_NONE)
+		swift_trace(sk, ca, SWIFT_D_FR(d.flags), 0,
+			    swift_target_now(sk, ca, ca->core.cwnd), 0);
+	if (SWIFT_D_LAW(d.flags) != SWIFT_NONE)
+		swift_trace(sk, ca, SWIFT_D_LAW(d.flags), dcc_sample_rtt_us(s),
+			    swift_law_target_ns(&ca->core, c, in.min_rtt_ns),
+			    SWIFT_D_H(d.flags));
+}
+
+/*
+ * Per ACK: the sample, the stack's facts, the core; a decision is applied
+ * only when the core reports one (dcc_decision.changed).  In between,
+ * snd_cwnd and sk_pacing_rate hold the last one: for a cong_control CC
+ * the stack sets neither except where the core is told and decides again
+ * on the next ACK (SWIFT_DEC_STALE): an RTO (tcp_enter_loss sets snd_cwnd
+ * = inflight + 1; set_state(Loss) -> swift_on_rto) and an undo (snd_cwnd
+ * = undo_cwnd's -> swift_on_undo); an MTU probe's success rescales
+ * snd_cwnd and changes the MSS, which moves the decision by itself.  The
+ * idle restart and application-limited cwnd cuts skip cong_control CCs;
+ * snd_cwnd_clamp is set before init, and a BPF program lowering it later
+ * moves the core's window (swift_finish_held), hence the decision.  One
+ * departure: SO_MAX_PACING_RATE clamps sk_pacing_rate at once, but
+ * raising it again takes effect with the next decision, not the next ACK.
+ */
 static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct swift *ca = inet_csk_ca(sk);
-	struct dcc_decision d;
 	struct dcc_sample s;
-	struct swift_in in;
 
 	if (unlikely(!swift_inited(ca)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 	dcc_sample_get(sk, rs, &s, 0);
-	swift_in_get(sk, ca, &in);
-	in.cwnd_limited = tcp_is_cwnd_limited(sk);
-	if (s.losses && (ca->core.flags & SWIFT_LAZY) && !in.in_loss)
-		in.missing = swift_missing_run(sk, ca->snap->cfg.lswift_k);
-
-	swift_on_ack(&ca->core, &ca->snap->cfg, &in, &s, &d);
-	swift_apply(sk, &d, s.mss);
-
-	if (SWIFT_D_FR(d.flags) != SWIFT_NONE && trace_swift_decision_enabled())
-		swift_trace(sk, ca, SWIFT_D_FR(d.flags), 0,
-			    swift_target_now(sk, ca, ca->core.cwnd), 0);
-	if (SWIFT_D_LAW(d.flags) != SWIFT_NONE && trace_swift_decision_enabled())
-		swift_trace(sk, ca, SWIFT_D_LAW(d.flags), dcc_sample_rtt_us(&s),
-			    ca->core.target_ns, SWIFT_D_H(d.flags));
+	swift_ack(sk, ca, &s);
 }
 
 /*
@@ -466,7 +534,10 @@ static void swift_set_state(struct sock *sk, u8 new_state)
 		return;
 	swift_in_get(sk, ca, &in);
 	a = swift_on_rto(&ca->core, &ca->snap->cfg, &in);
-	/* the stack has set cwnd = inflight + 1: only the rate changes now */
+	/*
+	 * the stack has set cwnd = inflight + 1: only the rate changes now;
+	 * the core decides again on the next ACK, which applies the window
+	 */
 	swift_decide(&ca->core, &ca->snap->cfg, &in, tcp_sk(sk)->mss_cache, &d);
 	swift_set_rate(sk, d.rate_bytes_ps);
 	if (trace_swift_decision_enabled())

@@ -24,10 +24,15 @@
  * Checked after every call (abort on failure): cwnd in [min_cwnd,
  * max_cwnd(clamp)], min_cwnd >= 1 (Q16), max_cwnd <= 2^30 packets; the
  * target the law used is target_base (+ min RTT if relative) + fs with fs
- * in [0, fs_range], and the one-entry fs cache holds fs of its window; the decision's pacing rate is exactly
+ * in [0, fs_range], and the one-entry fs cache holds fs of its window; a
+ * decision the core makes (changed) has a pacing rate of exactly
  * pct/100 * cwnd * mss / rtt (128-bit reference; pct 100 and rtt capped at
- * max(target, last delay) below one packet) and its window is
- * max(1, floor(cwnd)) * mss; MSwift's window never holds more than H
+ * max(target, last delay) below one packet) and a window of
+ * max(1, floor(cwnd)) * mss, and is then the one in force; an ACK whose
+ * decision stands leaves the decision's fields alone, and the one in
+ * force is within swift.h's rule (at least one packet, the same
+ * whole-packet window, window within 1/32 and srtt within 1/16 of its
+ * own, no RTO or undo since); MSwift's window never holds more than H
  * samples, H in [1, h_cap], its median or percentile inside the window's
  * range; an RTO count reaching retx_reset leaves cwnd = min_cwnd; an AI
  * never shrinks the window and an MD never grows it beyond max_mdf.
@@ -50,6 +55,10 @@ struct fuzz_sock {
 	u32 mss;
 	u32 srtt_us;		/* tp->srtt_us >> 3; 0 before any sample */
 	u32 min_rtt_us;		/* tcp_min_rtt(); 0 before any sample */
+	/* the decision in force (the socket's), and what it was made of */
+	struct dcc_decision d;
+	u64 d_cwnd, d_srtt_ns;
+	bool must_decide;	/* the stack set its own snd_cwnd (RTO, undo) */
 };
 
 static void read_params(struct fz *in, struct swift_params *p)
@@ -93,10 +102,10 @@ static void check_window(const struct fuzz_sock *k)
 	FUZZ_ASSERT(k->st.cwnd >= c->min_cwnd && k->st.cwnd <= max,
 		    "cwnd %llu outside [%llu, %llu]", (unsigned long long)k->st.cwnd,
 		    (unsigned long long)c->min_cwnd, (unsigned long long)max);
-	FUZZ_ASSERT(k->st.fs_ns == swift_fs_ns(c, k->st.fs_cwnd),
-		    "fs cache %u for cwnd %llu, want %llu", k->st.fs_ns,
-		    (unsigned long long)k->st.fs_cwnd,
-		    (unsigned long long)swift_fs_ns(c, k->st.fs_cwnd));
+	/* fs_cwnd 0: no window cached (fs_ns is then the last one's fs) */
+	FUZZ_ASSERT(!k->st.fs_cwnd || k->st.fs_ns == swift_fs_ns(c, k->st.fs_cwnd),
+		    "fs cache %u for cwnd %u, want %llu", k->st.fs_ns,
+		    k->st.fs_cwnd, (unsigned long long)swift_fs_ns(c, k->st.fs_cwnd));
 }
 
 /* The decision against a 128-bit reference. */
@@ -129,16 +138,58 @@ static void check_decision(const struct fuzz_sock *k, const struct dcc_decision 
 		    (unsigned long long)d->cwnd_bytes, (unsigned long long)cwnd);
 }
 
+/*
+ * A decision the core made (changed): exact, and now the one in force,
+ * with the window and srtt it was made of.
+ */
+static void take_decision(struct fuzz_sock *k, const struct dcc_decision *d)
+{
+	check_decision(k, d);
+	k->d = *d;
+	k->d_cwnd = k->st.cwnd;
+	k->d_srtt_ns = k->in.srtt_ns;
+	k->must_decide = false;
+}
+
+/*
+ * An ACK whose decision stands (changed false): the decision in force is
+ * still within the rule of swift.h's SWIFT_DEC_*: at least one packet
+ * (below, every ACK decides), the same whole-packet window, the window
+ * within 1/32 and srtt within 1/16 of the decision's, no RTO or undo
+ * since (the stack has set its own snd_cwnd then).  Its rate is exact for
+ * that window and srtt (take_decision).
+ */
+static void check_standing(const struct fuzz_sock *k)
+{
+	u64 cwnd = k->st.cwnd, dc = k->d_cwnd, srtt = k->in.srtt_ns, ds = k->d_srtt_ns;
+
+	FUZZ_ASSERT(!k->must_decide, "decision held after an RTO or undo");
+	FUZZ_ASSERT(dc >= SWIFT_ONE && cwnd >= SWIFT_ONE,
+		    "decision held below one packet: %llu -> %llu",
+		    (unsigned long long)dc, (unsigned long long)cwnd);
+	FUZZ_ASSERT(cwnd >> SWIFT_SHIFT == dc >> SWIFT_SHIFT &&
+		    k->d.cwnd_bytes == (u64)swift_cwnd_pkts(cwnd) * k->mss,
+		    "snd_cwnd moved under a standing decision: %llu -> %llu",
+		    (unsigned long long)dc, (unsigned long long)cwnd);
+	FUZZ_ASSERT((cwnd > dc ? cwnd - dc : dc - cwnd) <= dc >> 5,
+		    "window moved over 1/32: %llu -> %llu", (unsigned long long)dc,
+		    (unsigned long long)cwnd);
+	FUZZ_ASSERT((srtt > ds ? srtt - ds : ds - srtt) <= ds >> 4,
+		    "srtt moved over 1/16: %llu -> %llu", (unsigned long long)ds,
+		    (unsigned long long)srtt);
+}
+
 static void check_target(const struct fuzz_sock *k, u64 cwnd_before)
 {
 	const struct swift_cfg *c = &k->cfg;
 	u64 fs = swift_fs_ns(c, cwnd_before);
 	u64 base = c->target_base_ns + (c->relative ? k->in.min_rtt_ns : 0);
+	u64 t = swift_law_target_ns(&k->st, c, k->in.min_rtt_ns);
 
 	FUZZ_ASSERT(fs <= c->fs_range_ns, "fs %llu > range %llu",
 		    (unsigned long long)fs, (unsigned long long)c->fs_range_ns);
-	FUZZ_ASSERT(k->st.target_ns == base + fs, "target %llu, want %llu + %llu",
-		    (unsigned long long)k->st.target_ns, (unsigned long long)base,
+	FUZZ_ASSERT(t == base + fs, "target %llu, want %llu + %llu",
+		    (unsigned long long)t, (unsigned long long)base,
 		    (unsigned long long)fs);
 }
 
@@ -166,7 +217,9 @@ static void on_ack(struct fuzz_sock *k, struct fz *in)
 	u8 f = (u8)fz_raw(in, 1);
 	u32 rtt_ns = fz_rtt_us(in) * 1000 - (u32)fz_range(in, 0, 999);
 	struct dcc_sample s = { .mss = k->mss };
-	struct dcc_decision d;
+	/* a pattern the core must leave alone when the decision stands */
+	struct dcc_decision d = { .rate_bytes_ps = 0x5a5a5a5a5a5a5a5aULL,
+				  .cwnd_bytes = 0xa5a5a5a5a5a5a5a5ULL };
 	u64 before;
 	enum swift_action law, fr;
 
@@ -198,7 +251,16 @@ static void on_ack(struct fuzz_sock *k, struct fz *in)
 	law = SWIFT_D_LAW(d.flags);
 	fr = SWIFT_D_FR(d.flags);
 	check_window(k);
-	check_decision(k, &d);
+	if (d.changed) {
+		take_decision(k, &d);
+	} else {
+		FUZZ_ASSERT(d.rate_bytes_ps == 0x5a5a5a5a5a5a5a5aULL &&
+			    d.cwnd_bytes == 0xa5a5a5a5a5a5a5a5ULL,
+			    "a standing decision wrote rate %llu, window %llu",
+			    (unsigned long long)d.rate_bytes_ps,
+			    (unsigned long long)d.cwnd_bytes);
+		check_standing(k);
+	}
 
 	FUZZ_ASSERT(fr == SWIFT_NONE || fr == SWIFT_FR || fr == SWIFT_FR_HOLD,
 		    "fr action %d", fr);
@@ -250,8 +312,10 @@ static void on_rto(struct fuzz_sock *k)
 		    "reset after %u of %u RTOs", k->st.retx_cnt, k->cfg.retx_reset);
 	if (k->st.med.buf)
 		FUZZ_ASSERT(k->st.med.w.n == 0, "RTO leaves stale samples");
+	/* set_state(Loss): the rate now; the stack's snd_cwnd = inflight + 1 */
 	swift_decide(&k->st, &k->cfg, &k->in, k->mss, &d);
 	check_decision(k, &d);
+	k->must_decide = true;
 }
 
 static void on_undo(struct fuzz_sock *k)
@@ -266,6 +330,7 @@ static void on_undo(struct fuzz_sock *k)
 		FUZZ_ASSERT(k->st.cwnd == before, "swift keeps its cut");
 	/* the prior window was inside the clamps of its time */
 	FUZZ_ASSERT(k->st.cwnd <= SWIFT_CWND_MAX, "undo above 2^30 packets");
+	k->must_decide = true;	/* the stack's snd_cwnd = what undo returned */
 }
 
 /* one ACK of a replayed run (fz_replay) */
@@ -298,8 +363,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	swift_core_init(&k.st, &k.cfg, flags, k.in.cwnd_clamp);
 	dcc_medbuf_fail_allocs = 0;
 	check_window(&k);
-	swift_decide(&k.st, &k.cfg, &k.in, k.mss, &d);
-	check_decision(&k, &d);
+	swift_decide(&k.st, &k.cfg, &k.in, k.mss, &d);	/* swift_init's */
+	take_decision(&k, &d);
 
 	for (int i = 0; in.n && i < MAX_EVENTS; i++) {
 		u8 op = (u8)fz_raw(&in, 1);
