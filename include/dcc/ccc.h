@@ -131,6 +131,7 @@ struct ccc_params {
 	u8 cwnd_qb;	/* 1: cwnd = r (RTT_min + q_B) gain / 100 (not in
 			 * the paper; the default, tcp_ccc.c says why)
 			 */
+	u32 qb_inv;	/* ccc_inv(q_B): Irr/R_l and w_md without a division */
 };
 
 /*
@@ -138,17 +139,76 @@ struct ccc_params {
  * on the socket's own inputs (R_l, RTT_min, MSS, sk_max_pacing_rate).
  * Resolved by ccc_cfg_resolve() at init and when the glue refreshes the
  * inputs (once per RTT round, when ccc_on_ack() asks), never per ACK.
- * 32 bytes: it lives in icsk_ca_priv next to the state.
+ * 32 bytes: it lives in icsk_ca_priv next to the state, which leaves no
+ * room for a word more.  So the reciprocals that keep divisions off the
+ * ACK path (ccc_inv(): 23 bits) ride in the top 24 bits of the two
+ * rates, which are below 2^37 (DCC_RATE_MAX_BPS) and take 40: read
+ * them through ccc_line(), ccc_rmax(), ccc_line_inv(), ccc_rtt_inv().
  */
 struct ccc_cfg {
 	const struct ccc_params *p;
-	u64 line_bytes_ps;	/* R_l, bytes/s (1 .. DCC_RATE_MAX_BPS) */
-	u64 r_max;		/* rate ceiling, bytes/s (<= R_l) */
+	u64 line_pk;		/* R_l, bytes/s (1 .. DCC_RATE_MAX_BPS), bits
+				 * 0-39; ccc_inv(R_l), bits 40-63
+				 */
+	u64 rmax_pk;		/* rate ceiling r_max, bytes/s (<= R_l), bits
+				 * 0-39; ccc_inv(RTT_min) (0 = none), 40-63
+				 */
 	u32 r_min;		/* rate floor, bytes/s (<= r_max; saturates) */
 	u32 rttmin_ns;		/* RTT_min (1 .. 1e9; 0 = none yet: the law
 				 * must not run, ccc_cfg_resolve says so)
 				 */
 };
+
+#define CCC_PK_SHIFT 40
+#define CCC_PK_MASK ((1ULL << CCC_PK_SHIFT) - 1)
+
+static inline u64 ccc_line(const struct ccc_cfg *c)
+{
+	return c->line_pk & CCC_PK_MASK;
+}
+
+static inline u64 ccc_rmax(const struct ccc_cfg *c)
+{
+	return c->rmax_pk & CCC_PK_MASK;
+}
+
+static inline u32 ccc_line_inv(const struct ccc_cfg *c)
+{
+	return (u32)(c->line_pk >> CCC_PK_SHIFT);
+}
+
+static inline u32 ccc_rtt_inv(const struct ccc_cfg *c)
+{
+	return (u32)(c->rmax_pk >> CCC_PK_SHIFT);
+}
+
+/*
+ * Division by a divisor d that is fixed per parameter snapshot (q_B) or
+ * per resolved config (RTT_min, R_l), without a division per ACK: its
+ * reciprocal inv = floor((2^(22+l) - 1) / d), l = fls(d), so that
+ * 2^22 <= inv < 2^23 (d in [2^(l-1), 2^l)) and inv / 2^(22+l) is 1/d
+ * less a relative error below 2^-22.  The quotients below come out of a
+ * multiply and a shift as the exact floor or one less, and one multiply
+ * and compare makes them exact: every figure is what a division gives.
+ * d <= 2^41 (every divisor here is < 2^37): 2^(22+l) - 1 fits a u64.
+ */
+static inline u32 ccc_inv(u64 d)
+{
+	return (u32)div64_u64((1ULL << (22 + fls64(d))) - 1, d);
+}
+
+/*
+ * floor(n 2^16 / d) for n < d (a Q16 fraction below 1) from inv =
+ * ccc_inv(d).  n < 2^l, inv < 2^23: n inv < 2^(l+23) <= 2^64; the
+ * estimate is short of n 2^16 / d by less than n 2^16 / d 2^-22 + n /
+ * 2^(l+6) < 2^-5, so floor or floor - 1; (q + 1) d <= 2^16 d < 2^57.
+ */
+static inline u32 ccc_q16_div(u64 n, u64 d, u32 inv)
+{
+	u32 q = (u32)((n * inv) >> (fls64(d) + 6));
+
+	return (u64)(q + 1) * d <= n << CCC_Q ? q + 1 : q;
+}
 
 /*
  * The law's per-flow state: 64 bytes (icsk_ca_priv holds it, the cfg and
@@ -201,6 +261,11 @@ struct ccc_state {
 #define CCC_S_BASIS_SET	0x04	/* S came from records, not from S0 */
 #define CCC_S_REC_FULL	0x08	/* all CCC_NREC records hold a rate */
 #define CCC_S_HAVE_PREV	0x10	/* last_rx is t(k-1): Itv is known */
+#define CCC_S_REDECIDE	0x20	/* something the decision depends on moved
+				 * besides r (the cfg was re-resolved, the
+				 * glue set r): the next ACK reports its
+				 * decision as changed
+				 */
 
 /* dcc_decision.flags */
 #define CCC_D_NEW_ROUND	0x1	/* a new RTT round began: refresh the shared

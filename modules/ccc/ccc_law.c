@@ -17,6 +17,12 @@
  *	      plus the stalled-H^i step		ccc_step_*, ccc_fair_step
  *	r(k+1) = r(k) + u(k) in [r_min, r_max]	ccc_rate_update
  *	rate, cwnd, refresh request		ccc_decide
+ *
+ * The law runs on every ACK and r moves on most of them, so its cost is
+ * the per-ACK cost of the module: no division on the way (q_B, RTT_min
+ * and R_l divide through their reciprocals, ccc_q16_div(); the window's
+ * 1e9 is a constant), and a decision is reported changed only when r
+ * moved or the config was re-resolved (CCC_S_REDECIDE).
  */
 #include "dcc/ccc.h"
 
@@ -41,6 +47,7 @@ void ccc_params_init(struct ccc_params *p, const struct ccc_knobs *k)
 		.n_ai_max = (u8)min_t(u32, k->n_ai_max, CCC_N_AI_MAX_LIMIT),
 		.cwnd_gain_pct = (u8)clamp_t(u32, k->cwnd_gain_pct, 1, 255),
 		.cwnd_qb = k->cwnd_qb ? 1 : 0,
+		.qb_inv = ccc_inv(qb_ns),
 	};
 }
 
@@ -58,8 +65,9 @@ bool ccc_cfg_resolve(struct ccc_cfg *c, const struct ccc_params *p,
 	r_max = max_t(u64, r_max, 1);
 	*c = (struct ccc_cfg){
 		.p = p,
-		.line_bytes_ps = line,
-		.r_max = r_max,
+		.line_pk = line | (u64)ccc_inv(line) << CCC_PK_SHIFT,
+		.rmax_pk = r_max |
+			   (u64)(rtt ? ccc_inv(rtt) : 0) << CCC_PK_SHIFT,
 		.r_min = (u32)min_t(u64, min(r_min, r_max), U32_MAX),
 		.rttmin_ns = rtt,
 	};
@@ -72,6 +80,14 @@ void ccc_cfg_changed(struct ccc_state *s, u32 old_rttmin_ns,
 	u8 k = ccc_lsq_shift(c);
 	s64 dy, sy;
 
+	/*
+	 * The window depends on RTT_min, r's bounds on the rest: the next
+	 * ACK reports its decision whether r moves or not, as the decision
+	 * of every ACK was before decisions had a changed bit.  Once per
+	 * round (the glue re-resolves then), so it also bounds how long a
+	 * change the stack makes under the decision (the MSS) waits.
+	 */
+	s->flags |= CCC_S_REDECIDE;
 	if (c->rttmin_ns == old_rttmin_ns || !s->lsq_n)
 		return;
 	/*
@@ -94,17 +110,25 @@ void ccc_cfg_changed(struct ccc_state *s, u32 old_rttmin_ns,
 
 /* ---- state ------------------------------------------------------------- */
 
+/* min(floor(rate 2^16 / R_l), 1.0): rate < R_l < 2^37 divides by ccc_inv */
+static inline u32 ccc_share_of(const struct ccc_cfg *c, u64 rate)
+{
+	u64 line = ccc_line(c);
+
+	if (rate >= line)
+		return CCC_SHARE_ONE;
+	return ccc_q16_div(rate, line, ccc_line_inv(c));
+}
+
 u32 ccc_share(const struct ccc_cfg *c, u64 rate)
 {
-	/* rate <= 2^37, * 2^16 = 2^53: fits u64 */
-	return (u32)min_t(u64, div64_u64(rate << CCC_Q, c->line_bytes_ps),
-			  CCC_SHARE_ONE);
+	return ccc_share_of(c, rate);
 }
 
 /* share (Q16) of R_l as bytes/s: R_l < 2^37, share <= 2^16: < 2^53 */
 static u64 ccc_share_bytes_ps(const struct ccc_cfg *c, u32 share)
 {
-	return (c->line_bytes_ps * share) >> CCC_Q;
+	return (ccc_line(c) * share) >> CCC_Q;
 }
 
 u64 ccc_basis_bytes_ps(const struct ccc_state *s, const struct ccc_cfg *c)
@@ -123,7 +147,7 @@ void ccc_state_forget(struct ccc_state *s)
 void ccc_state_init(struct ccc_state *s, const struct ccc_cfg *c, u64 r0)
 {
 	*s = (struct ccc_state){ 0 };
-	s->rate = clamp_val(r0, (u64)c->r_min, c->r_max);
+	s->rate = clamp_t(u64, r0, c->r_min, ccc_rmax(c));
 	s->basis = ccc_share(c, s->rate);	/* S0 = r0: a guess */
 	s->region = CCC_H2I;			/* not A: no S update yet */
 }
@@ -240,12 +264,34 @@ static void ccc_vai_update(struct ccc_state *s, const struct ccc_cfg *c,
 	}
 }
 
-s32 ccc_delta(const struct ccc_cfg *c, u32 q_ns, s32 qv)
+/*
+ * dcc_log2_q16() (eq. 10's piecewise-linear log2) of a u32, inline: the
+ * law takes one per ACK, and a call into dcc_lib costs more than the
+ * log.  For x in [2^i, 2^(i+1)): i + (x - 2^i) / 2^i, Q16, truncated.
+ */
+static inline u32 ccc_log2_q16(u32 x)
+{
+	u32 i, frac;
+
+	if (!x)
+		return 0;
+	i = (u32)fls64(x) - 1;
+	frac = x - (1U << i);		/* < 2^i <= 2^31 */
+	frac = i >= CCC_Q ? frac >> (i - CCC_Q) : frac << (CCC_Q - i);
+	return (i << CCC_Q) + frac;
+}
+
+static inline s32 ccc_delta_of(const struct ccc_cfg *c, u32 q_ns, s32 qv)
 {
 	/* both log2 values are < 2^21 (Q16 of < 30): s32 difference */
-	s32 l2q = (s32)max(dcc_log2_q16(q_ns), c->p->l2floor);
+	s32 l2q = (s32)max(ccc_log2_q16(q_ns), c->p->l2floor);
 
 	return ((s32)c->p->l2qb - l2q) / 2 - qv;
+}
+
+s32 ccc_delta(const struct ccc_cfg *c, u32 q_ns, s32 qv)
+{
+	return ccc_delta_of(c, q_ns, qv);
 }
 
 /*
@@ -267,7 +313,8 @@ s32 ccc_delta(const struct ccc_cfg *c, u32 q_ns, s32 qv)
  * too: an A^d open to the right fits the text as well); A^d and H_2^d use
  * the same rule, so it only changes the S bookkeeping and the telemetry.
  */
-u8 ccc_region(const struct ccc_cfg *c, u32 q_ns, s32 qv, s32 delta)
+static inline u8 ccc_region_of(const struct ccc_cfg *c, u32 q_ns, s32 qv,
+			       s32 delta)
 {
 	u32 qb = c->p->qb_ns;
 
@@ -283,12 +330,17 @@ u8 ccc_region(const struct ccc_cfg *c, u32 q_ns, s32 qv, s32 delta)
 	return CCC_H2D;
 }
 
-/* Irr / R_l = max(0, 1 - q/q_B) (eq. 6), Q16; q < q_B here: < 2^46 */
+u8 ccc_region(const struct ccc_cfg *c, u32 q_ns, s32 qv, s32 delta)
+{
+	return ccc_region_of(c, q_ns, qv, delta);
+}
+
+/* Irr / R_l = max(0, 1 - q/q_B) (eq. 6), Q16 */
 static u32 ccc_irr_frac(const struct ccc_cfg *c, u32 q)
 {
 	if (q >= c->p->qb_ns)
 		return 0;
-	return CCC_ONE - (u32)div_u64((u64)q << CCC_Q, c->p->qb_ns);
+	return CCC_ONE - ccc_q16_div(q, c->p->qb_ns, c->p->qb_inv);
 }
 
 /* f(k) = [(Irr - r) * delta > 0] (eq. 9); 0 on either boundary */
@@ -317,6 +369,22 @@ static bool ccc_qv_near0(const struct ccc_cfg *c, s32 qv)
  * S = R_l add N times too much (the model's 8-to-1 incast oscillated
  * between 0.4 and 3.7 C with it).
  */
+/*
+ * sum / cnt for cnt 1..CCC_NREC: sum < 2^19, times ceil(2^32 / cnt),
+ * which exceeds 2^32 / cnt by less than cnt / 2^32 per unit: exact while
+ * sum * cnt < 2^32.
+ */
+static u32 ccc_div_small(u32 sum, u32 cnt)
+{
+	static const u32 recip[CCC_NREC + 1] = {
+		0, 0, 1U << 31, 1431655766U, 1U << 30, 858993460U,
+	};
+
+	if (cnt == 1)
+		return sum;
+	return (u32)(((u64)sum * recip[cnt]) >> 32);
+}
+
 static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
 			     u8 region, u32 q, u32 ut)
 {
@@ -324,7 +392,7 @@ static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
 	int i;
 
 	if ((s->flags & CCC_S_QV_VALID) && q > ut && ccc_qv_near0(c, s->qv)) {
-		s->rec[s->rec_idx] = (u16)min_t(u32, ccc_share(c, s->rate),
+		s->rec[s->rec_idx] = (u16)min_t(u32, ccc_share_of(c, s->rate),
 						65535U);
 		if (++s->rec_idx == CCC_NREC) {
 			s->rec_idx = 0;
@@ -346,7 +414,8 @@ static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
 		 * magnitude, which is all S is for ("roughly estimated").
 		 */
 		if (!(s->flags & CCC_S_BASIS_SET))
-			s->basis = min(s->basis, max_t(u32, 1, ccc_share(c, s->rate)));
+			s->basis = min(s->basis,
+				       max_t(u32, 1, ccc_share_of(c, s->rate)));
 		return;
 	}
 	if ((ccc_region_is_a(s->region) && !ccc_region_is_a(region)) ||
@@ -354,17 +423,43 @@ static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
 	     (region == CCC_H1I || region == CCC_H2I))) {
 		for (i = 0; i < (int)cnt; i++)
 			sum += s->rec[i];
-		s->basis = max_t(u32, 1, sum / cnt);
+		s->basis = max_t(u32, 1, ccc_div_small(sum, cnt));
 		s->flags |= CCC_S_BASIS_SET;
 	}
 }
 
-/* smoothing factor rho = min(1, Itv / RTT_min), Q16; itv * 2^16 < 2^46 */
+/* smoothing factor rho = min(1, Itv / RTT_min), Q16 */
 static u32 ccc_rho(const struct ccc_cfg *c, u32 itv)
 {
 	if (itv >= c->rttmin_ns)
 		return CCC_ONE;
-	return (u32)div_u64((u64)itv << CCC_Q, c->rttmin_ns);
+	return ccc_q16_div(itv, c->rttmin_ns, ccc_rtt_inv(c));
+}
+
+/* (a * b) >> sh, the product in 128 bits (a 64x64 multiply) */
+static inline u64 ccc_mul_shr(u64 a, u64 b, u32 sh)
+{
+	return (u64)(((dcc_u128)a * b) >> sh);
+}
+
+/*
+ * min(floor(n / RTT_min), cap) for any n < 2^64 and cap < 2^40, from the
+ * 23-bit ccc_rtt_inv() (ccc_inv(): 1/d less a relative 2^-22): a first
+ * quotient q1 short by less than q 2^-22 + 2, which for q1 < cap < 2^40
+ * leaves a remainder below (2^18 + 3) RTT_min < 2^49; a second pass on
+ * the remainder is short by less than 2, the compare makes it exact.
+ */
+static u64 ccc_div_rtt(const struct ccc_cfg *c, u64 n, u64 cap)
+{
+	u32 d = c->rttmin_ns, inv = ccc_rtt_inv(c), sh = 22 + fls64(d);
+	u64 q = ccc_mul_shr(n, inv, sh);	/* n inv < 2^87 */
+
+	if (q >= cap)
+		return cap;
+	q += ccc_mul_shr(n - q * d, inv, sh);	/* 2^49 * 2^23 */
+	if (n - q * d >= d)
+		q++;
+	return min(q, cap);
 }
 
 /*
@@ -380,58 +475,67 @@ static s64 ccc_step_analytical(const struct ccc_state *s,
 			       const struct ccc_cfg *c,
 			       const struct dcc_sample *smp, u32 q, u32 itv)
 {
-	u32 itv_pkt = min(itv / max_t(u32, smp->acked, 1), c->rttmin_ns);
-	/* itv_pkt <= 2^30, |q_v| <= 2^20: |.| <= 2^50 */
-	s64 qp = (s64)q + (((s64)itv_pkt * s->qv) >> CCC_Q);
-	s32 dp = ccc_delta(c, (u32)clamp_t(s64, qp, 0, U32_MAX), s->qv);
-	u64 mag;
+	u32 acked = smp->acked, itv_pkt;
+	s64 qp;
+	s32 dp;
 
+	/* one packet per ACK, or two (delayed ACKs): no division */
+	if (acked <= 1)
+		itv_pkt = itv;
+	else if (!(acked & (acked - 1)))
+		itv_pkt = itv >> (fls64(acked) - 1);
+	else
+		itv_pkt = itv / acked;
+	itv_pkt = min(itv_pkt, c->rttmin_ns);
+	/* itv_pkt <= 2^30, |q_v| <= 2^20: |.| <= 2^50 */
+	qp = (s64)q + (((s64)itv_pkt * s->qv) >> CCC_Q);
+	dp = ccc_delta_of(c, (u32)clamp_t(s64, qp, 0, U32_MAX), s->qv);
 	if (dp <= 0)
 		return 0;
-	/* dp <= 2^18, M < 2^32; * 1e9: 128-bit inside dcc_mul_div */
-	mag = dcc_mul_div((u64)dp * smp->acked_bytes, DCC_NSEC_PER_SEC,
-			  (u64)c->rttmin_ns << CCC_Q);
-	return (s64)min_t(u64, mag, c->r_max);
+	/*
+	 * dp M 1e9 / (RTT_min 2^16): dp <= 2^18 (delta <= 3 - q_v), M <
+	 * 2^32, so dp M 1e9 < 2^80 and its floor over 2^16 fits a u64; the
+	 * floor of that over RTT_min is the floor of the whole
+	 */
+	return (s64)ccc_div_rtt(c, ccc_mul_shr((u64)dp * smp->acked_bytes,
+					       DCC_NSEC_PER_SEC, CCC_Q),
+				ccc_rmax(c));
 }
 
 /* H_1^i, H_2^i: probing increase u = rho * v_ai * w_ai * f * S (4.3.4) */
 static s64 ccc_step_probe_up(const struct ccc_state *s, const struct ccc_cfg *c,
-			     const struct ccc_ack_info *i, bool app_limited)
+			     u8 region, u32 irr_frac, u32 rho)
 {
 	u32 w_ai, r2;
 	u64 mag;
 
-	if (!i->f || app_limited)
-		return 0;	/* an idle app is not spare capacity (ours) */
-	if (i->region == CCC_H1I) {
+	if (region == CCC_H1I) {
 		/* 0.5 Irr/R_l * max(0, 1 - 2 r/R_l) */
-		r2 = 2 * ccc_share(c, s->rate);
+		r2 = 2 * ccc_share_of(c, s->rate);
 		w_ai = r2 >= CCC_ONE ? 0 :
-		       (u32)((((u64)i->irr_frac / 2) * (CCC_ONE - r2)) >> CCC_Q);
+		       (u32)((((u64)irr_frac / 2) * (CCC_ONE - r2)) >> CCC_Q);
 	} else {
 		/* 0.1 Irr/R_l (Alg. 1 line 10 drops /R_l: typo) */
-		w_ai = (u32)(((u64)i->irr_frac * 6554) >> CCC_Q);
+		w_ai = (u32)(((u64)irr_frac * 6554) >> CCC_Q);
 	}
 	/* S <= 2^37; * w_ai <= 2^53; * rho <= 2^53; << n_ai <= 2^57 */
 	mag = (ccc_basis_bytes_ps(s, c) * w_ai) >> CCC_Q;
-	mag = ((mag * i->rho) >> CCC_Q) << s->n_ai;
-	return (s64)min_t(u64, mag, c->r_max);
+	mag = ((mag * rho) >> CCC_Q) << s->n_ai;
+	return (s64)min_t(u64, mag, ccc_rmax(c));
 }
 
 /* A^d, H_1^d, H_2^d: probing decrease u = rho * w_md * f * r (4.3.4) */
 static s64 ccc_step_probe_down(const struct ccc_state *s,
-			       const struct ccc_cfg *c,
-			       const struct ccc_ack_info *i, u32 q)
+			       const struct ccc_cfg *c, u32 q, u32 rho)
 {
 	u32 qb = c->p->qb_ns;
 	u32 dist = q > qb ? q - qb : qb - q;
-	/* w_md = -0.25 min(|q - q_B| / q_B, 1); dist < 2^30: < 2^46 */
-	u32 w_md = (u32)min_t(u64, div_u64((u64)dist << CCC_Q, qb), CCC_ONE) / 4;
+	/* w_md = -0.25 min(|q - q_B| / q_B, 1) */
+	u32 w_md = (dist >= qb ? CCC_ONE :
+		    ccc_q16_div(dist, qb, c->p->qb_inv)) / 4;
 
-	if (!i->f)
-		return 0;
 	/* r <= 2^37, * 2^16: < 2^53 */
-	return -(s64)((((s->rate * w_md) >> CCC_Q) * i->rho) >> CCC_Q);
+	return -(s64)((((s->rate * w_md) >> CCC_Q) * rho) >> CCC_Q);
 }
 
 /*
@@ -467,94 +571,73 @@ static s64 ccc_step_probe_down(const struct ccc_state *s,
  * per-time step whatever the ACK rate.
  * R_l < 2^37, fair_ai <= 2^16, rho <= 2^16: < 2^53 each.
  */
-static s64 ccc_fair_step(const struct ccc_state *s, const struct ccc_cfg *c,
-			 const struct ccc_ack_info *i, u32 q, u32 ut,
-			 bool app_limited)
+static bool ccc_fair_on(const struct ccc_state *s, const struct ccc_cfg *c,
+			u8 region, u32 q, u32 ut, bool app_limited)
 {
-	u64 mag;
-
-	if (!c->p->fair_ai || (i->region != CCC_H1I && i->region != CCC_H2I) ||
-	    app_limited || q <= ut || !ccc_qv_near0(c, s->qv))
-		return 0;
-	mag = (((c->line_bytes_ps * c->p->fair_ai) >> CCC_Q) * i->rho) >> CCC_Q;
-	return (s64)min_t(u64, mag, c->r_max);
+	return c->p->fair_ai && (region == CCC_H1I || region == CCC_H2I) &&
+	       !app_limited && q > ut && ccc_qv_near0(c, s->qv);
 }
 
-/* u(k) of the region (eq. 8 or the probing rules), plus the fair step */
-static s64 ccc_step(const struct ccc_state *s, const struct ccc_cfg *c,
-		    const struct dcc_sample *smp, const struct ccc_ack_info *i,
-		    u32 ut)
+static s64 ccc_fair_step(const struct ccc_cfg *c, u32 rho)
 {
-	s64 u;
+	u64 mag = (((ccc_line(c) * c->p->fair_ai) >> CCC_Q) * rho) >> CCC_Q;
 
-	switch (i->region) {
-	case CCC_AI:
-		u = ccc_step_analytical(s, c, smp, i->q_ns, i->itv_ns);
-		break;
-	case CCC_H1I:
-	case CCC_H2I:
-		u = ccc_step_probe_up(s, c, i, smp->app_limited);
-		break;
-	default:
-		u = ccc_step_probe_down(s, c, i, i->q_ns);
-		break;
-	}
-	return u + ccc_fair_step(s, c, i, i->q_ns, ut, smp->app_limited);
+	return (s64)min_t(u64, mag, ccc_rmax(c));
+}
+
+/*
+ * u(k) of the region (eq. 8 or the probing rules), plus the fair step.
+ * rho (a multiply and a compare, ccc_rho) only where a step takes it:
+ * the probing steps with f set, the fair step when it is on.
+ */
+static s64 ccc_step(const struct ccc_state *s, const struct ccc_cfg *c,
+		    const struct dcc_sample *smp, u8 region, u8 f, u32 q,
+		    u32 itv, u32 irr_frac, u32 ut)
+{
+	bool up = region == CCC_H1I || region == CCC_H2I;
+	bool fair;
+	u32 rho;
+	s64 u = 0;
+
+	if (region == CCC_AI)
+		return ccc_step_analytical(s, c, smp, q, itv);
+	/* no increase on app-limited ACKs: an idle app is not spare capacity */
+	if (up && smp->app_limited)
+		return 0;
+	fair = up && ccc_fair_on(s, c, region, q, ut, false);
+	if (!f && !fair)
+		return 0;
+	rho = ccc_rho(c, itv);
+	if (f)
+		u = up ? ccc_step_probe_up(s, c, region, irr_frac, rho) :
+			 ccc_step_probe_down(s, c, q, rho);
+	if (fair)
+		u += ccc_fair_step(c, rho);
+	return u;
 }
 
 /* r(k+1) = r(k) + u(k), kept in [r_min, r_max] (bounds not in the paper) */
 static void ccc_rate_update(struct ccc_state *s, const struct ccc_cfg *c,
 			    s64 u)
 {
-	u64 r = s->rate;
+	u64 r = s->rate, r_max = ccc_rmax(c);
 
 	if (u >= 0)
-		r = min_t(u64, r + (u64)u, c->r_max);
+		r = min_t(u64, r + (u64)u, r_max);
 	else
 		r = (u64)-u >= r ? 0 : r - (u64)-u;
-	s->rate = clamp_val(r, (u64)c->r_min, c->r_max);
+	s->rate = clamp_t(u64, r, c->r_min, r_max);
 }
 
-void ccc_decide(const struct ccc_state *st, const struct ccc_cfg *c,
-		struct dcc_decision *d)
-{
-	d->rate_bytes_ps = st->rate;
-	d->cwnd_bytes = ccc_cwnd_bytes(c, st->rate);
-	d->flags = 0;
-	d->changed = true;
-}
-
-void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,
-		const struct dcc_sample *s, bool round_start,
-		struct dcc_decision *d, struct ccc_ack_info *info)
-{
-	struct ccc_ack_info i = { 0 };
-	u32 ut = ccc_ut_ns(c);
-	u64 irr;
-
-	i.itv_ns = ccc_itv_ns(st, s);
-	i.q_ns = ccc_queue_ns(c, s->rtt_ns);
-	i.qv_updated = ccc_grad_update(st, c, s);
-	ccc_vai_update(st, c, i.q_ns, ut, round_start);
-	i.delta = ccc_delta(c, i.q_ns, st->qv);
-	i.region = ccc_region(c, i.q_ns, st->qv, i.delta);
-	i.irr_frac = ccc_irr_frac(c, i.q_ns);
-	irr = ccc_share_bytes_ps(c, i.irr_frac);
-	i.f = ccc_fair_gate(i.delta, irr, st->rate);
-	ccc_basis_update(st, c, i.region, i.q_ns, ut);
-	i.rho = ccc_rho(c, i.itv_ns);
-	i.step = ccc_step(st, c, s, &i, ut);
-	ccc_rate_update(st, c, i.step);
-	st->region = i.region;
-
-	ccc_decide(st, c, d);
-	if (round_start)
-		d->flags |= CCC_D_NEW_ROUND;
-	if (info)
-		*info = i;
-}
-
-u64 ccc_cwnd_bytes(const struct ccc_cfg *c, u64 rate)
+/*
+ * cwnd cap for rate r: r (RTT_min [+ q_B]) / 1e9 * gain / 100, each
+ * quotient floored.  r < 2^37, t <= 2e9 < 2^31: r t < 2^68, so the
+ * product is taken in 128 bits; 1e9 = 2^9 * 1953125, and the floor of
+ * r t / 2^9 (< 2^59) over the constant 1953125 is the floor of r t / 1e9,
+ * a multiply by the compiler's reciprocal, no division.  * gain <=
+ * 2^38 * 255 < 2^46, / 100 the same.
+ */
+static inline u64 ccc_cwnd_of(const struct ccc_cfg *c, u64 rate)
 {
 	/*
 	 * The paper caps inflight at r * RTT_min (section 5; cwnd_qb 0).
@@ -568,7 +651,66 @@ u64 ccc_cwnd_bytes(const struct ccc_cfg *c, u64 rate)
 	 * target.
 	 */
 	u64 t = (u64)c->rttmin_ns + (c->p->cwnd_qb ? c->p->qb_ns : 0);
-	u64 w = dcc_rate_time_bytes(rate, t, DCC_NSEC_PER_SEC);
+	u64 w = ccc_mul_shr(rate, t, 9) / 1953125;
+	u32 gain = c->p->cwnd_gain_pct;
 
-	return dcc_mul_div(w, c->p->cwnd_gain_pct, 100);
+	return gain == 100 ? w : w * gain / 100;
+}
+
+u64 ccc_cwnd_bytes(const struct ccc_cfg *c, u64 rate)
+{
+	return ccc_cwnd_of(c, rate);
+}
+
+void ccc_decide(const struct ccc_state *st, const struct ccc_cfg *c,
+		struct dcc_decision *d)
+{
+	d->rate_bytes_ps = st->rate;
+	d->cwnd_bytes = ccc_cwnd_of(c, st->rate);
+	d->flags = 0;
+	d->changed = true;
+}
+
+void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,
+		const struct dcc_sample *s, bool round_start,
+		struct dcc_decision *d, struct ccc_ack_info *info)
+{
+	u64 r0 = st->rate;
+	u32 ut = ccc_ut_ns(c);
+	u32 itv = ccc_itv_ns(st, s);
+	u32 q = ccc_queue_ns(c, s->rtt_ns);
+	bool qv_updated = ccc_grad_update(st, c, s);
+	u32 irr_frac;
+	s32 delta;
+	u8 region, f;
+	s64 u;
+
+	ccc_vai_update(st, c, q, ut, round_start);
+	delta = ccc_delta_of(c, q, st->qv);
+	region = ccc_region_of(c, q, st->qv, delta);
+	irr_frac = ccc_irr_frac(c, q);
+	f = ccc_fair_gate(delta, ccc_share_bytes_ps(c, irr_frac), r0);
+	ccc_basis_update(st, c, region, q, ut);
+	u = ccc_step(st, c, s, region, f, q, itv, irr_frac, ut);
+	ccc_rate_update(st, c, u);
+	st->region = region;
+
+	/*
+	 * The decision is r and the window of r: it changed when r moved or
+	 * the config it is computed from did (CCC_S_REDECIDE).
+	 */
+	d->flags = round_start ? CCC_D_NEW_ROUND : 0;
+	d->changed = st->rate != r0 || (st->flags & CCC_S_REDECIDE);
+	if (d->changed) {
+		st->flags &= ~CCC_S_REDECIDE;
+		d->rate_bytes_ps = st->rate;
+		d->cwnd_bytes = ccc_cwnd_of(c, st->rate);
+	}
+	if (info)
+		*info = (struct ccc_ack_info){
+			.step = u, .q_ns = q, .delta = delta,
+			.irr_frac = irr_frac, .rho = ccc_rho(c, itv),
+			.itv_ns = itv, .region = region, .f = f,
+			.qv_updated = qv_updated,
+		};
 }

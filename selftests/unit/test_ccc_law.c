@@ -486,6 +486,7 @@ static void test_extremes(void)
 
 			cfg_init(&c, &p, rates[i], rtts[j], qb);
 			ccc_state_init(&s, &c, rates[i]);
+			ccc_decide(&s, &c, &d);	/* the decision in force */
 			for (int k = 0; k < 20000; k++) {
 				u32 pkts = (u32)(rnd(&rs) % 64);
 				struct dcc_sample a = {
@@ -495,6 +496,7 @@ static void test_extremes(void)
 					.mss = MSS,
 					.app_limited = rnd(&rs) & 1,
 				};
+				struct dcc_decision dk;
 
 				/* any gap: 0 .. 2^(0..40) ns */
 				now += rnd(&rs) % (1ULL << (rnd(&rs) % 41));
@@ -503,8 +505,10 @@ static void test_extremes(void)
 					a.rtt_ns = rtts[j] * 1000 +
 						   (u32)(rnd(&rs) % (8ULL * qb * 1000 + 1));
 				a.tx_ns = a.rx_ns - a.rtt_ns;
-				ccc_on_ack(&s, &c, &a, rnd(&rs) & 1, &d, NULL);
-				CHECK(s.rate >= c.r_min && s.rate <= c.r_max,
+				ccc_on_ack(&s, &c, &a, rnd(&rs) & 1, &dk, NULL);
+				if (dk.changed)
+					d = dk;
+				CHECK(s.rate >= c.r_min && s.rate <= ccc_rmax(&c),
 				      "R_l=%llu rtt=%u r=%llu", (unsigned long long)rates[i],
 				      rtts[j], (unsigned long long)s.rate);
 				CHECK(d.rate_bytes_ps == s.rate &&
@@ -516,8 +520,8 @@ static void test_extremes(void)
 			p255.cwnd_gain_pct = 255;
 			c255 = c;
 			c255.p = &p255;
-			CHECK(ccc_cwnd_bytes(&c255, c.r_max) <=
-			      (c.r_max * 3 * ((u64)rtts[j] + qb)) / 1000000 + 1, "cwnd");
+			CHECK(ccc_cwnd_bytes(&c255, ccc_rmax(&c)) <=
+			      (ccc_rmax(&c) * 3 * ((u64)rtts[j] + qb)) / 1000000 + 1, "cwnd");
 		}
 	}
 	tap_end();
