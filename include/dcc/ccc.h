@@ -140,18 +140,21 @@ struct ccc_params {
  * Resolved by ccc_cfg_resolve() at init and when the glue refreshes the
  * inputs (once per RTT round, when ccc_on_ack() asks), never per ACK.
  * 32 bytes: it lives in icsk_ca_priv next to the state, which leaves no
- * room for a word more.  So the reciprocals that keep divisions off the
- * ACK path (ccc_inv(): 23 bits) ride in the top 24 bits of the two
- * rates, which are below 2^37 (DCC_RATE_MAX_BPS) and take 40: read
- * them through ccc_line(), ccc_rmax(), ccc_line_inv(), ccc_rtt_inv().
+ * room for a word more.  So what the ACK path would otherwise derive
+ * from RTT_min and R_l on every ACK -- the reciprocals that keep it free
+ * of divisions (ccc_inv(): 23 bits) and the LSQ unit k -- rides in the
+ * upper 27 bits of the two rates, which take 37 (DCC_RATE_MAX_BPS <
+ * 2^37): read them through ccc_line(), ccc_rmax(), ccc_line_inv(),
+ * ccc_rtt_inv() and ccc_lsq_shift().
  */
 struct ccc_cfg {
 	const struct ccc_params *p;
 	u64 line_pk;		/* R_l, bytes/s (1 .. DCC_RATE_MAX_BPS), bits
-				 * 0-39; ccc_inv(R_l), bits 40-63
+				 * 0-36; ccc_inv(R_l), bits 41-63
 				 */
 	u64 rmax_pk;		/* rate ceiling r_max, bytes/s (<= R_l), bits
-				 * 0-39; ccc_inv(RTT_min) (0 = none), 40-63
+				 * 0-36; k of ccc_lsq_shift_of(), 37-40;
+				 * ccc_inv(RTT_min) (0 = none), 41-63
 				 */
 	u32 r_min;		/* rate floor, bytes/s (<= r_max; saturates) */
 	u32 rttmin_ns;		/* RTT_min (1 .. 1e9; 0 = none yet: the law
@@ -159,27 +162,29 @@ struct ccc_cfg {
 				 */
 };
 
-#define CCC_PK_SHIFT 40
-#define CCC_PK_MASK ((1ULL << CCC_PK_SHIFT) - 1)
+#define CCC_PK_RATE_BITS 37	/* a rate, bits 0-36 */
+#define CCC_PK_RATE_MASK ((1ULL << CCC_PK_RATE_BITS) - 1)
+#define CCC_PK_K_SHIFT CCC_PK_RATE_BITS	/* k, bits 37-40 */
+#define CCC_PK_INV_SHIFT 41	/* a 23-bit ccc_inv(), bits 41-63 */
 
 static inline u64 ccc_line(const struct ccc_cfg *c)
 {
-	return c->line_pk & CCC_PK_MASK;
+	return c->line_pk & CCC_PK_RATE_MASK;
 }
 
 static inline u64 ccc_rmax(const struct ccc_cfg *c)
 {
-	return c->rmax_pk & CCC_PK_MASK;
+	return c->rmax_pk & CCC_PK_RATE_MASK;
 }
 
 static inline u32 ccc_line_inv(const struct ccc_cfg *c)
 {
-	return (u32)(c->line_pk >> CCC_PK_SHIFT);
+	return (u32)(c->line_pk >> CCC_PK_INV_SHIFT);
 }
 
 static inline u32 ccc_rtt_inv(const struct ccc_cfg *c)
 {
-	return (u32)(c->rmax_pk >> CCC_PK_SHIFT);
+	return (u32)(c->rmax_pk >> CCC_PK_INV_SHIFT);
 }
 
 /*
@@ -368,9 +373,10 @@ static inline u8 ccc_lsq_shift_of(u32 rttmin_ns, u32 qb_ns)
 	return k > 0 ? (u8)k : 0;
 }
 
+/* k of the cfg (ccc_cfg_resolve() packs ccc_lsq_shift_of(): <= 14) */
 static inline u8 ccc_lsq_shift(const struct ccc_cfg *c)
 {
-	return ccc_lsq_shift_of(c->rttmin_ns, c->p->qb_ns);
+	return (c->rmax_pk >> CCC_PK_K_SHIFT) & 15;
 }
 
 #endif /* _DCC_CCC_H */

@@ -2,8 +2,9 @@
 /*
  * CCC's per-ACK control law (Algorithm 1 with eq. 1-10), plain C.  See
  * include/dcc/ccc.h for the scales and modules/ccc/tcp_ccc.c for the
- * theory.  Compiled into tcp_ccc.ko and into the userspace unit tests,
- * the fuzzer and the benchmark.
+ * theory.  Compiled into tcp_ccc.ko (tcp_ccc.c includes it, so that the
+ * per-ACK step, ccc_ack(), inlines into cong_control) and into the
+ * userspace unit tests, the fuzzer and the benchmark.
  *
  * ccc_on_ack() is one step of Algorithm 1, as a list of named steps:
  *	Itv and q from the sample		ccc_itv_ns, ccc_queue_ns
@@ -26,6 +27,10 @@
  */
 #include "dcc/ccc.h"
 
+#ifndef __KERNEL__	/* userspace: glibc's <sys/cdefs.h> has __always_inline */
+#define noinline __attribute_noinline__
+#endif
+
 /* ---- config ------------------------------------------------------------ */
 
 void ccc_params_init(struct ccc_params *p, const struct ccc_knobs *k)
@@ -39,7 +44,7 @@ void ccc_params_init(struct ccc_params *p, const struct ccc_knobs *k)
 		.l2qb = l2qb,
 		.l2floor = l2qb > CCC_L2_FLOOR ? l2qb - CCC_L2_FLOOR : 0,
 		.gamma_q16 = (u32)(((u64)min_t(u32, k->gamma_pct, 99) << CCC_Q) / 100),
-		.qv_near = (u32)(((u64)min_t(u32, k->qv_near_pct, 100) << CCC_Q) / 100),
+		.qv_near = (u32)(((u64)clamp_t(u32, k->qv_near_pct, 1, 100) << CCC_Q) / 100),
 		.fair_ai = (u32)(((u64)min_t(u32, k->fair_ai_pml, 1000) << CCC_Q) / 1000),
 		.ut_pct = (u16)clamp_t(u32, k->ut_pct, 1, 100),
 		.span_pct = (u16)clamp_t(u32, k->span_pct, 1, 400),
@@ -62,12 +67,14 @@ bool ccc_cfg_resolve(struct ccc_cfg *c, const struct ccc_params *p,
 			  div_u64((u64)2 * max_t(u32, mss, 1) * DCC_NSEC_PER_SEC,
 				  max_t(u32, rtt, 1)));
 
+	BUILD_BUG_ON(DCC_RATE_MAX_BPS >> CCC_PK_RATE_BITS);
 	r_max = max_t(u64, r_max, 1);
 	*c = (struct ccc_cfg){
 		.p = p,
-		.line_pk = line | (u64)ccc_inv(line) << CCC_PK_SHIFT,
+		.line_pk = line | (u64)ccc_inv(line) << CCC_PK_INV_SHIFT,
 		.rmax_pk = r_max |
-			   (u64)(rtt ? ccc_inv(rtt) : 0) << CCC_PK_SHIFT,
+			   (u64)ccc_lsq_shift_of(rtt, p->qb_ns) << CCC_PK_K_SHIFT |
+			   (u64)(rtt ? ccc_inv(rtt) : 0) << CCC_PK_INV_SHIFT,
 		.r_min = (u32)min_t(u64, min(r_min, r_max), U32_MAX),
 		.rttmin_ns = rtt,
 	};
@@ -111,7 +118,7 @@ void ccc_cfg_changed(struct ccc_state *s, u32 old_rttmin_ns,
 /* ---- state ------------------------------------------------------------- */
 
 /* min(floor(rate 2^16 / R_l), 1.0): rate < R_l < 2^37 divides by ccc_inv */
-static inline u32 ccc_share_of(const struct ccc_cfg *c, u64 rate)
+static __always_inline u32 ccc_share_of(const struct ccc_cfg *c, u64 rate)
 {
 	u64 line = ccc_line(c);
 
@@ -126,7 +133,8 @@ u32 ccc_share(const struct ccc_cfg *c, u64 rate)
 }
 
 /* share (Q16) of R_l as bytes/s: R_l < 2^37, share <= 2^16: < 2^53 */
-static u64 ccc_share_bytes_ps(const struct ccc_cfg *c, u32 share)
+static __always_inline u64 ccc_share_bytes_ps(const struct ccc_cfg *c,
+					      u32 share)
 {
 	return (ccc_line(c) * share) >> CCC_Q;
 }
@@ -159,7 +167,8 @@ void ccc_state_init(struct ccc_state *s, const struct ccc_cfg *c, u64 r0)
  * an ACK timed before the previous one (rx_ns may step back: sample.h),
  * which then keeps the later time as t(k-1).
  */
-static u32 ccc_itv_ns(struct ccc_state *s, const struct dcc_sample *smp)
+static __always_inline u32 ccc_itv_ns(struct ccc_state *s,
+				      const struct dcc_sample *smp)
 {
 	u32 rx = (u32)smp->rx_ns;
 	u32 itv = (s->flags & CCC_S_HAVE_PREV) ? dcc_rx_age32(smp->rx_ns, s->last_rx) : 0;
@@ -171,7 +180,7 @@ static u32 ccc_itv_ns(struct ccc_state *s, const struct dcc_sample *smp)
 }
 
 /* q(k) = RTT(k) - RTT_min (eq. 2), >= 0 */
-static u32 ccc_queue_ns(const struct ccc_cfg *c, u32 rtt_ns)
+static __always_inline u32 ccc_queue_ns(const struct ccc_cfg *c, u32 rtt_ns)
 {
 	return rtt_ns > c->rttmin_ns ? rtt_ns - c->rttmin_ns : 0;
 }
@@ -211,15 +220,39 @@ static void ccc_grad_ewma(struct ccc_state *s, const struct ccc_cfg *c, s32 g)
  * it when it has min_samples ACKs over span; true if q_v moved.  Units
  * and bounds: struct ccc_state.
  */
-static bool ccc_grad_update(struct ccc_state *s, const struct ccc_cfg *c,
-			    const struct dcc_sample *smp)
+/*
+ * Close the batch that (x, y) completed: eq. 4's EWMA of its slope into
+ * q_v; true if q_v moved.  Once per batch (>= min_samples ACKs), out of
+ * line: the per-ACK path keeps a smaller frame.
+ */
+static noinline bool ccc_grad_close(struct ccc_state *s,
+				    const struct ccc_cfg *c, u32 x, s32 y)
+{
+	bool ok;
+	s32 g;
+
+	ok = dcc_bls_slope_q16(s->lsq_n, s->lsq_sx, s->lsq_sy, s->lsq_sxx,
+			       s->lsq_sxy, &g);
+	if (ok)		/* false: all points at one instant */
+		ccc_grad_ewma(s, c, g);
+	/* the closing point opens the next batch (as dcc_bls does) */
+	ccc_grad_open(s, x, y);
+	return ok;
+}
+
+static __always_inline bool ccc_grad_update(struct ccc_state *s,
+					    const struct ccc_cfg *c,
+					    const struct dcc_sample *smp)
 {
 	u8 k = ccc_lsq_shift(c);
 	u32 x = (u32)(smp->rx_ns >> k);
 	u32 dx = x - s->lsq_x0;		/* modular: wrap-safe */
-	s32 y = (s32)clamp_t(s64, (s64)(smp->rtt_ns >> k) - (c->rttmin_ns >> k),
-			     -(1LL << 21), 1LL << 21);
-	s32 g;
+	/*
+	 * RTT, RTT_min < 2^30; RTT_min >> k <= 2^16 (2^(22+k) >= 64 RTT_min),
+	 * so y >= -2^16 and only the upper clamp can bind
+	 */
+	s32 y = min_t(s32, (s32)(smp->rtt_ns >> k) - (s32)(c->rttmin_ns >> k),
+		      1 << 21);
 
 	if (!s->lsq_n || dx > (1U << 22)) {
 		ccc_grad_open(s, x, y);	/* first point, or a stale batch */
@@ -231,25 +264,17 @@ static bool ccc_grad_update(struct ccc_state *s, const struct ccc_cfg *c,
 	s->lsq_sxy += (s64)dx * y;	/* |.| < 2^53 */
 	s->lsq_n++;
 
-	if (!((s->lsq_n >= c->p->min_samples &&
-	       ((u64)dx << k) >= ccc_span_ns(c)) ||
-	      s->lsq_n >= CCC_LSQ_N_MAX))
-		return false;
-
-	if (!dcc_bls_slope_q16(s->lsq_n, s->lsq_sx, s->lsq_sy, s->lsq_sxx,
-			       s->lsq_sxy, &g)) {
-		ccc_grad_open(s, x, y);	/* all points at one instant */
-		return false;
-	}
-	ccc_grad_ewma(s, c, g);
-	/* the closing point opens the next batch (as dcc_bls does) */
-	ccc_grad_open(s, x, y);
-	return true;
+	if ((s->lsq_n >= c->p->min_samples &&
+	     ((u64)dx << k) >= ccc_span_ns(c)) ||
+	    s->lsq_n >= CCC_LSQ_N_MAX)
+		return ccc_grad_close(s, c, x, y);
+	return false;
 }
 
 /* v_ai bookkeeping (4.3.4; the round counting, cap and reset are ours) */
-static void ccc_vai_update(struct ccc_state *s, const struct ccc_cfg *c,
-			   u32 q, u32 ut, bool round_start)
+static __always_inline void ccc_vai_update(struct ccc_state *s,
+					   const struct ccc_cfg *c, u32 q,
+					   u32 ut, bool round_start)
 {
 	if (round_start) {
 		if (s->flags & CCC_S_UNDERUTIL)
@@ -267,21 +292,22 @@ static void ccc_vai_update(struct ccc_state *s, const struct ccc_cfg *c,
 /*
  * dcc_log2_q16() (eq. 10's piecewise-linear log2) of a u32, inline: the
  * law takes one per ACK, and a call into dcc_lib costs more than the
- * log.  For x in [2^i, 2^(i+1)): i + (x - 2^i) / 2^i, Q16, truncated.
+ * log.  For x in [2^i, 2^(i+1)): i + (x - 2^i) / 2^i, Q16, truncated;
+ * x 2^16 / 2^i = 2^16 + (x - 2^i) 2^16 / 2^i, the fraction's floor plus
+ * one, either side of 2^16 (x 2^16 < 2^48: no bit lost, no branch).
  */
-static inline u32 ccc_log2_q16(u32 x)
+static __always_inline u32 ccc_log2_q16(u32 x)
 {
-	u32 i, frac;
+	u32 i;
 
 	if (!x)
 		return 0;
 	i = (u32)fls64(x) - 1;
-	frac = x - (1U << i);		/* < 2^i <= 2^31 */
-	frac = i >= CCC_Q ? frac >> (i - CCC_Q) : frac << (CCC_Q - i);
-	return (i << CCC_Q) + frac;
+	return ((i - 1) << CCC_Q) + (u32)(((u64)x << CCC_Q) >> i);
 }
 
-static inline s32 ccc_delta_of(const struct ccc_cfg *c, u32 q_ns, s32 qv)
+static __always_inline s32 ccc_delta_of(const struct ccc_cfg *c, u32 q_ns,
+					s32 qv)
 {
 	/* both log2 values are < 2^21 (Q16 of < 30): s32 difference */
 	s32 l2q = (s32)max(ccc_log2_q16(q_ns), c->p->l2floor);
@@ -335,23 +361,58 @@ u8 ccc_region(const struct ccc_cfg *c, u32 q_ns, s32 qv, s32 delta)
 	return ccc_region_of(c, q_ns, qv, delta);
 }
 
-/* Irr / R_l = max(0, 1 - q/q_B) (eq. 6), Q16 */
-static u32 ccc_irr_frac(const struct ccc_cfg *c, u32 q)
-{
-	if (q >= c->p->qb_ns)
-		return 0;
-	return CCC_ONE - ccc_q16_div(q, c->p->qb_ns, c->p->qb_inv);
-}
-
 /* f(k) = [(Irr - r) * delta > 0] (eq. 9); 0 on either boundary */
-static u8 ccc_fair_gate(s32 delta, u64 irr, u64 r)
+static __always_inline u8 ccc_fair_gate(s32 delta, u64 irr, u64 r)
 {
-	return (delta > 0 && irr > r) || (delta < 0 && irr < r);
+	return delta > 0 ? irr > r : delta < 0 && irr < r;
 }
 
-static bool ccc_qv_near0(const struct ccc_cfg *c, s32 qv)
+/* where one ACK puts the state: region, Irr/R_l and f, in one pass */
+struct ccc_place {
+	u32 irr_frac;
+	u8 region;
+	u8 f;
+};
+
+/*
+ * ccc_region(), Irr / R_l = max(0, 1 - q/q_B) (eq. 6, Q16) and
+ * ccc_fair_gate() taken together on the side of q_B that q is on: at or
+ * above it Irr = 0, below any r (>= r_min > 0), so f is delta < 0; below
+ * it Irr / R_l divides by q_B through its reciprocal.
+ */
+static __always_inline struct ccc_place ccc_place_of(const struct ccc_cfg *c,
+						     u32 q, s32 qv, s32 delta,
+						     u64 r)
 {
-	return qv > -(s32)c->p->qv_near && qv < (s32)c->p->qv_near;
+	u32 qb = c->p->qb_ns;
+	struct ccc_place pl;
+
+	if (q >= qb) {
+		pl.irr_frac = 0;
+		pl.f = delta < 0;
+		if (delta > 0)
+			pl.region = CCC_AI;
+		else if (qv < 0 && (u64)q <= 4ULL * qb)
+			pl.region = CCC_AD;
+		else
+			pl.region = CCC_H2D;
+		return pl;
+	}
+	pl.irr_frac = CCC_ONE - ccc_q16_div(q, qb, c->p->qb_inv);
+	pl.f = ccc_fair_gate(delta, ccc_share_bytes_ps(c, pl.irr_frac), r);
+	if (delta > 0)
+		pl.region = qv <= -(s32)c->p->qv_near ? CCC_H1I : CCC_H2I;
+	else
+		pl.region = CCC_H1D;
+	return pl;
+}
+
+/* |q_v| < qv_near: q_v + qv_near - 1 in [0, 2 qv_near - 2] (qv_near >= 1) */
+static __always_inline bool ccc_qv_near0(const struct ccc_cfg *c, s32 qv)
+{
+	u32 near = c->p->qv_near;
+
+	return (u32)qv + near - 1 <= 2 * near - 2;
 }
 
 /*
@@ -385,10 +446,12 @@ static u32 ccc_div_small(u32 sum, u32 cnt)
 	return (u32)(((u64)sum * recip[cnt]) >> 32);
 }
 
-static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
-			     u8 region, u32 q, u32 ut)
+static __always_inline void ccc_basis_update(struct ccc_state *s,
+					     const struct ccc_cfg *c, u8 region,
+					     u32 q, u32 ut)
 {
 	u32 sum = 0, cnt;
+	bool leave_a;
 	int i;
 
 	if ((s->flags & CCC_S_QV_VALID) && q > ut && ccc_qv_near0(c, s->qv)) {
@@ -399,12 +462,16 @@ static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
 			s->flags |= CCC_S_REC_FULL;
 		}
 	}
-	cnt = (s->flags & CCC_S_REC_FULL) ? CCC_NREC : s->rec_idx;
 	/*
 	 * On leaving A (4.3.4); and, while S is still the initial guess S0,
 	 * on entering H^i (not in the paper), so that a flow whose first
-	 * records came from H^d does not probe with S0.
+	 * records came from H^d does not probe with S0.  Once S came from
+	 * records (CCC_S_BASIS_SET, records >= 1), only leaving A.
 	 */
+	leave_a = ccc_region_is_a(s->region) && !ccc_region_is_a(region);
+	if ((s->flags & CCC_S_BASIS_SET) && !leave_a)
+		return;
+	cnt = (s->flags & CCC_S_REC_FULL) ? CCC_NREC : s->rec_idx;
 	if (!cnt) {
 		/*
 		 * No record yet: S0 = r0 is only a guess (the paper gives
@@ -413,14 +480,11 @@ static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
 		 * (ours too): a flow's rate after its first decrease has C/N's
 		 * magnitude, which is all S is for ("roughly estimated").
 		 */
-		if (!(s->flags & CCC_S_BASIS_SET))
-			s->basis = min(s->basis,
-				       max_t(u32, 1, ccc_share_of(c, s->rate)));
+		s->basis = min(s->basis,
+			       max_t(u32, 1, ccc_share_of(c, s->rate)));
 		return;
 	}
-	if ((ccc_region_is_a(s->region) && !ccc_region_is_a(region)) ||
-	    (!(s->flags & CCC_S_BASIS_SET) &&
-	     (region == CCC_H1I || region == CCC_H2I))) {
+	if (leave_a || region == CCC_H1I || region == CCC_H2I) {
 		for (i = 0; i < (int)cnt; i++)
 			sum += s->rec[i];
 		s->basis = max_t(u32, 1, ccc_div_small(sum, cnt));
@@ -429,7 +493,7 @@ static void ccc_basis_update(struct ccc_state *s, const struct ccc_cfg *c,
 }
 
 /* smoothing factor rho = min(1, Itv / RTT_min), Q16 */
-static u32 ccc_rho(const struct ccc_cfg *c, u32 itv)
+static __always_inline u32 ccc_rho(const struct ccc_cfg *c, u32 itv)
 {
 	if (itv >= c->rttmin_ns)
 		return CCC_ONE;
@@ -471,9 +535,10 @@ static u64 ccc_div_rtt(const struct ccc_cfg *c, u64 n, u64 cap)
  * RTT_min in the prediction and q_pred floored (not in the paper, which
  * leaves log2 of a q_pred <= 0 undefined).
  */
-static s64 ccc_step_analytical(const struct ccc_state *s,
-			       const struct ccc_cfg *c,
-			       const struct dcc_sample *smp, u32 q, u32 itv)
+static noinline s64 ccc_step_analytical(const struct ccc_state *s,
+					const struct ccc_cfg *c,
+					const struct dcc_sample *smp, u32 q,
+					u32 itv)
 {
 	u32 acked = smp->acked, itv_pkt;
 	s64 qp;
@@ -503,8 +568,9 @@ static s64 ccc_step_analytical(const struct ccc_state *s,
 }
 
 /* H_1^i, H_2^i: probing increase u = rho * v_ai * w_ai * f * S (4.3.4) */
-static s64 ccc_step_probe_up(const struct ccc_state *s, const struct ccc_cfg *c,
-			     u8 region, u32 irr_frac, u32 rho)
+static __always_inline s64 ccc_step_probe_up(const struct ccc_state *s,
+					     const struct ccc_cfg *c, u8 region,
+					     u32 irr_frac, u32 rho)
 {
 	u32 w_ai, r2;
 	u64 mag;
@@ -525,8 +591,9 @@ static s64 ccc_step_probe_up(const struct ccc_state *s, const struct ccc_cfg *c,
 }
 
 /* A^d, H_1^d, H_2^d: probing decrease u = rho * w_md * f * r (4.3.4) */
-static s64 ccc_step_probe_down(const struct ccc_state *s,
-			       const struct ccc_cfg *c, u32 q, u32 rho)
+static __always_inline s64 ccc_step_probe_down(const struct ccc_state *s,
+					       const struct ccc_cfg *c, u32 q,
+					       u32 rho)
 {
 	u32 qb = c->p->qb_ns;
 	u32 dist = q > qb ? q - qb : qb - q;
@@ -571,14 +638,15 @@ static s64 ccc_step_probe_down(const struct ccc_state *s,
  * per-time step whatever the ACK rate.
  * R_l < 2^37, fair_ai <= 2^16, rho <= 2^16: < 2^53 each.
  */
-static bool ccc_fair_on(const struct ccc_state *s, const struct ccc_cfg *c,
-			u8 region, u32 q, u32 ut, bool app_limited)
+static __always_inline bool ccc_fair_on(const struct ccc_state *s,
+					const struct ccc_cfg *c, u8 region,
+					u32 q, u32 ut, bool app_limited)
 {
 	return c->p->fair_ai && (region == CCC_H1I || region == CCC_H2I) &&
 	       !app_limited && q > ut && ccc_qv_near0(c, s->qv);
 }
 
-static s64 ccc_fair_step(const struct ccc_cfg *c, u32 rho)
+static __always_inline s64 ccc_fair_step(const struct ccc_cfg *c, u32 rho)
 {
 	u64 mag = (((ccc_line(c) * c->p->fair_ai) >> CCC_Q) * rho) >> CCC_Q;
 
@@ -590,9 +658,10 @@ static s64 ccc_fair_step(const struct ccc_cfg *c, u32 rho)
  * rho (a multiply and a compare, ccc_rho) only where a step takes it:
  * the probing steps with f set, the fair step when it is on.
  */
-static s64 ccc_step(const struct ccc_state *s, const struct ccc_cfg *c,
-		    const struct dcc_sample *smp, u8 region, u8 f, u32 q,
-		    u32 itv, u32 irr_frac, u32 ut)
+static __always_inline s64 ccc_step(const struct ccc_state *s,
+				    const struct ccc_cfg *c,
+				    const struct dcc_sample *smp, u8 region,
+				    u8 f, u32 q, u32 itv, u32 irr_frac, u32 ut)
 {
 	bool up = region == CCC_H1I || region == CCC_H2I;
 	bool fair;
@@ -616,28 +685,28 @@ static s64 ccc_step(const struct ccc_state *s, const struct ccc_cfg *c,
 	return u;
 }
 
-/* r(k+1) = r(k) + u(k), kept in [r_min, r_max] (bounds not in the paper) */
-static void ccc_rate_update(struct ccc_state *s, const struct ccc_cfg *c,
-			    s64 u)
+/*
+ * r(k+1) = r(k) + u(k), kept in [r_min, r_max] (bounds not in the
+ * paper); r < 2^37 and |u| <= 2 r_max < 2^38: no overflow in s64
+ */
+static __always_inline void ccc_rate_update(struct ccc_state *s,
+					    const struct ccc_cfg *c, s64 u)
 {
-	u64 r = s->rate, r_max = ccc_rmax(c);
-
-	if (u >= 0)
-		r = min_t(u64, r + (u64)u, r_max);
-	else
-		r = (u64)-u >= r ? 0 : r - (u64)-u;
-	s->rate = clamp_t(u64, r, c->r_min, r_max);
+	s->rate = (u64)clamp_t(s64, (s64)s->rate + u, (s64)c->r_min,
+			       (s64)ccc_rmax(c));
 }
 
 /*
  * cwnd cap for rate r: r (RTT_min [+ q_B]) / 1e9 * gain / 100, each
- * quotient floored.  r < 2^37, t <= 2e9 < 2^31: r t < 2^68, so the
- * product is taken in 128 bits; 1e9 = 2^9 * 1953125, and the floor of
- * r t / 2^9 (< 2^59) over the constant 1953125 is the floor of r t / 1e9,
- * a multiply by the compiler's reciprocal, no division.  * gain <=
- * 2^38 * 255 < 2^46, / 100 the same.
+ * quotient floored; / 1e9 and / 100 are by constants, which the compiler
+ * turns into multiplies.  t <= 2e9 < 2^31, so r t < 2^63 below r = 2^32
+ * bytes/s (34 Gbit/s).  Above, r t < 2^68: 1e9 = 2^9 * 1953125, and
+ * floor(r t / 2^9) = (r >> 9) t + floor((r & 511) t / 2^9) (< 2^59) over
+ * 1953125 is the floor of r t / 1e9, without a 128-bit product (its
+ * stack alignment would cost the whole per-ACK function a realigned
+ * frame in the kernel).  * gain <= 2^38 * 255 < 2^46.
  */
-static inline u64 ccc_cwnd_of(const struct ccc_cfg *c, u64 rate)
+static __always_inline u64 ccc_cwnd_of(const struct ccc_cfg *c, u64 rate)
 {
 	/*
 	 * The paper caps inflight at r * RTT_min (section 5; cwnd_qb 0).
@@ -651,8 +720,13 @@ static inline u64 ccc_cwnd_of(const struct ccc_cfg *c, u64 rate)
 	 * target.
 	 */
 	u64 t = (u64)c->rttmin_ns + (c->p->cwnd_qb ? c->p->qb_ns : 0);
-	u64 w = ccc_mul_shr(rate, t, 9) / 1953125;
 	u32 gain = c->p->cwnd_gain_pct;
+	u64 w;
+
+	if (likely(!(rate >> 32)))
+		w = rate * t / DCC_NSEC_PER_SEC;
+	else
+		w = ((rate >> 9) * t + (((rate & 511) * t) >> 9)) / 1953125;
 
 	return gain == 100 ? w : w * gain / 100;
 }
@@ -671,29 +745,32 @@ void ccc_decide(const struct ccc_state *st, const struct ccc_cfg *c,
 	d->changed = true;
 }
 
-void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,
-		const struct dcc_sample *s, bool round_start,
-		struct dcc_decision *d, struct ccc_ack_info *info)
+/*
+ * ccc_on_ack(), inline: tcp_ccc.c includes this file and calls it from
+ * cong_control, so the per-ACK step costs no call (nor a second frame).
+ */
+static __always_inline void ccc_ack(struct ccc_state *st,
+				    const struct ccc_cfg *c,
+				    const struct dcc_sample *s,
+				    bool round_start, struct dcc_decision *d,
+				    struct ccc_ack_info *info)
 {
 	u64 r0 = st->rate;
 	u32 ut = ccc_ut_ns(c);
 	u32 itv = ccc_itv_ns(st, s);
 	u32 q = ccc_queue_ns(c, s->rtt_ns);
 	bool qv_updated = ccc_grad_update(st, c, s);
-	u32 irr_frac;
+	struct ccc_place pl;
 	s32 delta;
-	u8 region, f;
 	s64 u;
 
 	ccc_vai_update(st, c, q, ut, round_start);
 	delta = ccc_delta_of(c, q, st->qv);
-	region = ccc_region_of(c, q, st->qv, delta);
-	irr_frac = ccc_irr_frac(c, q);
-	f = ccc_fair_gate(delta, ccc_share_bytes_ps(c, irr_frac), r0);
-	ccc_basis_update(st, c, region, q, ut);
-	u = ccc_step(st, c, s, region, f, q, itv, irr_frac, ut);
+	pl = ccc_place_of(c, q, st->qv, delta, r0);
+	ccc_basis_update(st, c, pl.region, q, ut);
+	u = ccc_step(st, c, s, pl.region, pl.f, q, itv, pl.irr_frac, ut);
 	ccc_rate_update(st, c, u);
-	st->region = region;
+	st->region = pl.region;
 
 	/*
 	 * The decision is r and the window of r: it changed when r moved or
@@ -709,8 +786,15 @@ void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,
 	if (info)
 		*info = (struct ccc_ack_info){
 			.step = u, .q_ns = q, .delta = delta,
-			.irr_frac = irr_frac, .rho = ccc_rho(c, itv),
-			.itv_ns = itv, .region = region, .f = f,
+			.irr_frac = pl.irr_frac, .rho = ccc_rho(c, itv),
+			.itv_ns = itv, .region = pl.region, .f = pl.f,
 			.qv_updated = qv_updated,
 		};
+}
+
+void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,
+		const struct dcc_sample *s, bool round_start,
+		struct dcc_decision *d, struct ccc_ack_info *info)
+{
+	ccc_ack(st, c, s, round_start, d, info);
 }

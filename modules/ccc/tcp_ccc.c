@@ -104,6 +104,8 @@
 #include <linux/inet_diag.h>
 #include "dcc/dcc.h"
 #include "dcc/ccc.h"
+/* the law, in this object: its per-ACK step, ccc_ack(), inlines below */
+#include "ccc_law.c"
 
 #define CREATE_TRACE_POINTS
 #include "ccc_trace.h"
@@ -307,7 +309,8 @@ static void ccc_apply(struct sock *sk, const struct ccc *ca,
  * is a store, clamped as dcc_apply() clamps it.  cw <= 2^30, mss < 2^32:
  * (cw + 1) mss < 2^63.
  */
-static void ccc_apply_changed(struct sock *sk, const struct dcc_decision *d)
+static __always_inline void ccc_apply_changed(struct sock *sk,
+					      const struct dcc_decision *d)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 mss = max_t(u32, tp->mss_cache, 1), cw = tcp_snd_cwnd(tp);
@@ -371,23 +374,74 @@ static void ccc_release(struct sock *sk)
 	ca->flags &= ~CCC_F_INITED;
 }
 
+/*
+ * Apply what ccc_on_ack() decided.  snd_cwnd and sk_pacing_rate hold the
+ * decision in force, so an unchanged one needs nothing, unless the loss
+ * bound holds the window: then it is re-applied through the bound on
+ * every ACK.  The stack moves them under a cong_control module only
+ * there (tcp_enter_loss: state Loss; recovery and CWR: ssthresh, so a
+ * bound; undo: ccc_undo_cwnd, which asks for a re-decision), and when an
+ * MTU probe succeeds (tcp_mtup_probe_success() rescales snd_cwnd to the
+ * new MSS): that waits for the next changed decision, at the latest the
+ * first ACK of the next round (ccc_cfg_changed()).
+ */
+static __always_inline void ccc_apply_ack(struct sock *sk, struct ccc *ca,
+					  struct dcc_decision *d, bool bound)
+{
+	u32 flags = d->flags;
+
+	if (bound) {
+		if (!d->changed) {
+			ccc_decide(&ca->st, &ca->cfg, d);
+			d->flags = flags;
+		}
+		ccc_apply(sk, ca, d);
+	} else if (d->changed) {
+		ccc_apply_changed(sk, d);
+	}
+}
+
+/*
+ * One ACK with the law's telemetry for the tracepoint: out of line, so
+ * that the ACK path without it keeps no ccc_ack_info (which the kernel's
+ * stack auto-initialisation would zero on every ACK).
+ */
+static noinline void ccc_ack_traced(struct sock *sk, struct ccc *ca,
+				    const struct dcc_sample *s, bool round_start,
+				    struct dcc_decision *d, bool bound)
+{
+	struct ccc_ack_info i;
+
+	ccc_on_ack(&ca->st, &ca->cfg, s, round_start, d, &i);
+	ccc_apply_ack(sk, ca, d, bound);
+	trace_ccc_ack(sk, i.q_ns / NSEC_PER_USEC, ca->st.qv, i.delta,
+		      i.region, i.f, i.rho, i.step, ca->st.rate,
+		      ca->st.basis, ca->st.n_ai, tcp_snd_cwnd(tcp_sk(sk)));
+}
+
 static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct ccc *ca = inet_csk_ca(sk);
-	struct ccc_ack_info i;
-	struct dcc_decision d;
-	struct dcc_sample s;
-	bool round_start, tr;
-	u32 flags;
+	/* filled before they are read: no auto-initialisation per ACK */
+	struct dcc_decision d __uninitialized;
+	struct dcc_sample s __uninitialized;
+	bool round_start, bound;
 
 	if (unlikely(!(ca->flags & CCC_F_INITED)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
-	dcc_loss_ack(sk, rs);	/* dcc.h: loss bound */
+	/*
+	 * dcc_loss_ack(), its test kept for this ACK: nothing before the
+	 * decision is applied sets or lifts a bound (__dcc_loss_ack() only
+	 * raises one), so it still holds when the decision is applied
+	 */
+	bound = dcc_loss_bound_active(sk);
+	if (bound)
+		__dcc_loss_ack(sk, rs);
 
 	if (!dcc_sample_get(sk, rs, &s, 0)) {
 		/* no law step: the decision in force stands, bound or not */
-		if (dcc_loss_bound_active(sk)) {
+		if (bound) {
 			ccc_decide(&ca->st, &ca->cfg, &d);
 			ccc_apply(sk, ca, &d);
 		}
@@ -401,34 +455,13 @@ static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	if (round_start)
 		ca->round_end = tp->delivered;
 
-	/* the law's telemetry only for the tracepoint (read the key once) */
-	tr = trace_ccc_ack_enabled();
-	ccc_on_ack(&ca->st, &ca->cfg, &s, round_start, &d, tr ? &i : NULL);
-	flags = d.flags;
-	/*
-	 * snd_cwnd and sk_pacing_rate hold the decision in force, so an
-	 * unchanged one needs nothing, unless the loss bound holds the
-	 * window: then it is re-applied through the bound on every ACK.
-	 * The stack moves them under a cong_control module only there
-	 * (tcp_enter_loss: state Loss; recovery and CWR: ssthresh, so a
-	 * bound; undo: ccc_undo_cwnd, which asks for a re-decision), and
-	 * when an MTU probe succeeds (tcp_mtup_probe_success() rescales
-	 * snd_cwnd to the new MSS): that waits for the next changed
-	 * decision, at the latest the first ACK of the next round
-	 * (ccc_cfg_changed()).
-	 */
-	if (dcc_loss_bound_active(sk)) {
-		if (!d.changed)
-			ccc_decide(&ca->st, &ca->cfg, &d);
-		ccc_apply(sk, ca, &d);
-	} else if (d.changed) {
-		ccc_apply_changed(sk, &d);
+	if (trace_ccc_ack_enabled()) {
+		ccc_ack_traced(sk, ca, &s, round_start, &d, bound);
+	} else {
+		ccc_ack(&ca->st, &ca->cfg, &s, round_start, &d, NULL);
+		ccc_apply_ack(sk, ca, &d, bound);
 	}
-	if (tr)
-		trace_ccc_ack(sk, i.q_ns / NSEC_PER_USEC, ca->st.qv, i.delta,
-			      i.region, i.f, i.rho, i.step, ca->st.rate,
-			      ca->st.basis, ca->st.n_ai, tcp_snd_cwnd(tp));
-	if (flags & CCC_D_NEW_ROUND)	/* once per RTT: shared inputs */
+	if (d.flags & CCC_D_NEW_ROUND)	/* once per RTT: shared inputs */
 		ccc_resolve(sk, ca, rs, 0);
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-// bench-sources: modules/ccc/ccc_law.c
 /*
  * CCC's per-ACK core for the userspace benchmark (bench.h), as
- * ccc_cong_control runs it: every ACK is one ccc_on_ack() on a dcc_sample
+ * ccc_cong_control runs it: the law is included, as tcp_ccc.c includes
+ * it, and every ACK is one inline ccc_ack() (ccc_on_ack()) on a dcc_sample
  * in ns (Itv from the sample clock, the batched least-squares delay
  * gradient q_v -- its slope from dcc_lib's dcc_bls_slope_q16 when a batch
  * closes --, v_ai, delta-hat with eq. 10's log2 (dcc_log2_q16), the
@@ -24,11 +24,11 @@
  * one packet per ACK, Itv 116 us, one round per RTT), 10 ms base RTT, a
  * queue that builds and drains over 40 ms plus +-200 us of timestamp
  * noise, so q_v batches close every ~2.6 ms with either sign.  The first
- * BENCH_N ACKs are made; ACK i replays sample i % BENCH_N (more than
+ * BENCH_N (2^17) ACKs are made; ACK i replays sample i % BENCH_N (more than
  * BENCH_N ACKs step the clock back: keep --acks at or below it).
  */
 #include "bench.h"
-#include <dcc/ccc.h>
+#include "../../modules/ccc/ccc_law.c"
 
 #define MSS 1448
 #define GAP_US 116
@@ -36,7 +36,7 @@
 #define LINE_BPS (100000000 / 8)
 #define QB_US 2000
 
-#define BENCH_N 100000	/* bench_main's default ACK count */
+#define BENCH_N (1 << 17)	/* >= bench_main's default ACK count */
 
 static struct ccc_params prm;
 static struct ccc_cfg cfg;
@@ -82,12 +82,12 @@ void bench_setup(void)
 	ccc_state_init(&st, &cfg, LINE_BPS);
 }
 
-int __attribute__((noinline)) bench_ack(uint32_t i)
+int __attribute__((__noinline__)) bench_ack(uint32_t i)
 {
 	struct dcc_decision d;
 	u32 n = i % BENCH_N;
 
-	ccc_on_ack(&st, &cfg, &smp[n], round_start[n], &d, NULL);
+	ccc_ack(&st, &cfg, &smp[n], round_start[n], &d, NULL);
 	if (!d.changed)
 		return 0;
 	rate_sum += d.rate_bytes_ps;
