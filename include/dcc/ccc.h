@@ -118,6 +118,9 @@ struct ccc_params {
 	u32 qb_ns;	/* q_B, ns (1e3 .. 1e9) */
 	u32 l2qb;	/* dcc_log2_q16(q_B in ns) (eq. 10), < 30 << 16 */
 	u32 l2floor;	/* l2qb - CCC_L2_FLOOR: log2 of the floor of q */
+	u32 q_floor_ns;	/* the least q whose log2 is >= l2floor (>= 1):
+			 * below it the floor applies
+			 */
 	u32 gamma_q16;	/* q_v EWMA weight of the old value (0.2 = 13107) */
 	u32 qv_near;	/* |q_v| < qv_near: "q_v is 0" (0.05 = 3277, 4.3.4) */
 	u32 fair_ai;	/* stalled-H^i additive step per RTT_min, share of
@@ -132,6 +135,7 @@ struct ccc_params {
 			 * the paper; the default, tcp_ccc.c says why)
 			 */
 	u32 qb_inv;	/* ccc_inv(q_B): Irr/R_l and w_md without a division */
+	u8 qb_sh;	/* ccc_q16_div()'s shift for q_B: fls(q_B) + 6 */
 };
 
 /*
@@ -202,15 +206,31 @@ static inline u32 ccc_inv(u64 d)
 	return (u32)div64_u64((1ULL << (22 + fls64(d))) - 1, d);
 }
 
+/* fls(x) for x != 0: one bsr */
+static inline u32 ccc_fls_nz(u64 x)
+{
+#ifdef __KERNEL__
+	return __fls(x) + 1;
+#else
+	return 64 - __builtin_clzll(x);
+#endif
+}
+
+/* the shift ccc_q16_div() takes for divisor d: fls(d) + 6 */
+static inline u32 ccc_q16_sh(u64 d)
+{
+	return ccc_fls_nz(d) + 6;
+}
+
 /*
  * floor(n 2^16 / d) for n < d (a Q16 fraction below 1) from inv =
  * ccc_inv(d).  n < 2^l, inv < 2^23: n inv < 2^(l+23) <= 2^64; the
  * estimate is short of n 2^16 / d by less than n 2^16 / d 2^-22 + n /
  * 2^(l+6) < 2^-5, so floor or floor - 1; (q + 1) d <= 2^16 d < 2^57.
  */
-static inline u32 ccc_q16_div(u64 n, u64 d, u32 inv)
+static inline u32 ccc_q16_div(u64 n, u64 d, u32 inv, u32 sh)
 {
-	u32 q = (u32)((n * inv) >> (fls64(d) + 6));
+	u32 q = (u32)((n * inv) >> sh);	/* sh = ccc_q16_sh(d) */
 
 	return (u64)(q + 1) * d <= n << CCC_Q ? q + 1 : q;
 }

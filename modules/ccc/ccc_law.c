@@ -33,6 +33,41 @@
 
 /* ---- config ------------------------------------------------------------ */
 
+/*
+ * dcc_log2_q16() (eq. 10's piecewise-linear log2) of a u32, inline: the
+ * law takes one per ACK, and a call into dcc_lib costs more than the
+ * log.  For x in [2^i, 2^(i+1)): i + (x - 2^i) / 2^i, Q16, truncated;
+ * x 2^16 / 2^i = 2^16 + (x - 2^i) 2^16 / 2^i, the fraction's floor plus
+ * one, either side of 2^16 (x 2^16 < 2^48: no bit lost, no branch).
+ */
+static __always_inline u32 ccc_log2_q16(u32 x)
+{
+	u32 i;
+
+	if (!x)
+		return 0;
+	i = ccc_fls_nz(x) - 1;
+	return ((i - 1) << CCC_Q) + (u32)(((u64)x << CCC_Q) >> i);
+}
+
+/*
+ * The least x >= 1 with ccc_log2_q16(x) >= l (l < 30 << 16): for l in
+ * octave i the chord's inverse, 2^i + ceil(frac 2^i / 2^16), then the
+ * truncation of the log2 corrected by a step or two either way.
+ */
+static u32 ccc_log2_inv(u32 l)
+{
+	u32 i = l >> CCC_Q;
+	u32 x = (1U << i) + (u32)((((u64)(l & (CCC_ONE - 1)) << i) +
+				   CCC_ONE - 1) >> CCC_Q);
+
+	while (x > 1 && ccc_log2_q16(x - 1) >= l)
+		x--;
+	while (ccc_log2_q16(x) < l)
+		x++;
+	return x;
+}
+
 void ccc_params_init(struct ccc_params *p, const struct ccc_knobs *k)
 {
 	u32 qb_ns = (u32)min_t(u64, dcc_us_to_ns(max_t(u32, k->q_b_us, 1)),
@@ -53,7 +88,9 @@ void ccc_params_init(struct ccc_params *p, const struct ccc_knobs *k)
 		.cwnd_gain_pct = (u8)clamp_t(u32, k->cwnd_gain_pct, 1, 255),
 		.cwnd_qb = k->cwnd_qb ? 1 : 0,
 		.qb_inv = ccc_inv(qb_ns),
+		.qb_sh = (u8)ccc_q16_sh(qb_ns),
 	};
+	p->q_floor_ns = ccc_log2_inv(p->l2floor);
 }
 
 bool ccc_cfg_resolve(struct ccc_cfg *c, const struct ccc_params *p,
@@ -124,7 +161,7 @@ static __always_inline u32 ccc_share_of(const struct ccc_cfg *c, u64 rate)
 
 	if (rate >= line)
 		return CCC_SHARE_ONE;
-	return ccc_q16_div(rate, line, ccc_line_inv(c));
+	return ccc_q16_div(rate, line, ccc_line_inv(c), ccc_q16_sh(line));
 }
 
 u32 ccc_share(const struct ccc_cfg *c, u64 rate)
@@ -289,28 +326,16 @@ static __always_inline void ccc_vai_update(struct ccc_state *s,
 	}
 }
 
-/*
- * dcc_log2_q16() (eq. 10's piecewise-linear log2) of a u32, inline: the
- * law takes one per ACK, and a call into dcc_lib costs more than the
- * log.  For x in [2^i, 2^(i+1)): i + (x - 2^i) / 2^i, Q16, truncated;
- * x 2^16 / 2^i = 2^16 + (x - 2^i) 2^16 / 2^i, the fraction's floor plus
- * one, either side of 2^16 (x 2^16 < 2^48: no bit lost, no branch).
- */
-static __always_inline u32 ccc_log2_q16(u32 x)
-{
-	u32 i;
-
-	if (!x)
-		return 0;
-	i = (u32)fls64(x) - 1;
-	return ((i - 1) << CCC_Q) + (u32)(((u64)x << CCC_Q) >> i);
-}
-
 static __always_inline s32 ccc_delta_of(const struct ccc_cfg *c, u32 q_ns,
 					s32 qv)
 {
-	/* both log2 values are < 2^21 (Q16 of < 30): s32 difference */
-	s32 l2q = (s32)max(ccc_log2_q16(q_ns), c->p->l2floor);
+	/*
+	 * max(log2 q, l2floor): the log2 is monotonic, so below q_floor_ns
+	 * it is the floor (and q, if 0, needs no test of its own); both
+	 * values are < 2^21 (Q16 of < 32): s32 difference
+	 */
+	s32 l2q = (s32)(q_ns < c->p->q_floor_ns ? c->p->l2floor :
+			ccc_log2_q16(q_ns));
 
 	return ((s32)c->p->l2qb - l2q) / 2 - qv;
 }
@@ -398,7 +423,7 @@ static __always_inline struct ccc_place ccc_place_of(const struct ccc_cfg *c,
 			pl.region = CCC_H2D;
 		return pl;
 	}
-	pl.irr_frac = CCC_ONE - ccc_q16_div(q, qb, c->p->qb_inv);
+	pl.irr_frac = CCC_ONE - ccc_q16_div(q, qb, c->p->qb_inv, c->p->qb_sh);
 	pl.f = ccc_fair_gate(delta, ccc_share_bytes_ps(c, pl.irr_frac), r);
 	if (delta > 0)
 		pl.region = qv <= -(s32)c->p->qv_near ? CCC_H1I : CCC_H2I;
@@ -497,7 +522,8 @@ static __always_inline u32 ccc_rho(const struct ccc_cfg *c, u32 itv)
 {
 	if (itv >= c->rttmin_ns)
 		return CCC_ONE;
-	return ccc_q16_div(itv, c->rttmin_ns, ccc_rtt_inv(c));
+	return ccc_q16_div(itv, c->rttmin_ns, ccc_rtt_inv(c),
+			   ccc_q16_sh(c->rttmin_ns));
 }
 
 /* (a * b) >> sh, the product in 128 bits (a 64x64 multiply) */
@@ -505,6 +531,50 @@ static inline u64 ccc_mul_shr(u64 a, u64 b, u32 sh)
 {
 	return (u64)(((dcc_u128)a * b) >> sh);
 }
+
+/*
+ * ceil(2^64 / a) for the packet counts an ACK covers, 2 .. 63 (a GRO
+ * batch or a stretch ACK): Itv / a is the high word of Itv times it.  It
+ * exceeds 2^64 / a by e < a, so Itv e < 2^32 * 64 < 2^64 keeps the
+ * quotient exact (the error stays below 1/a).  The table holds
+ * U64_MAX / a + 1 (fuzz_ccc checks the A^i step it feeds against a
+ * division); no division per ACK below 64 packets.
+ */
+#define CCC_ACKED_RECIP 64
+static const u64 ccc_acked_recip[CCC_ACKED_RECIP] = {
+	0, 0,	/* 0, 1 */
+	0x8000000000000000ULL, 0x5555555555555556ULL,	/* 2, 3 */
+	0x4000000000000000ULL, 0x3333333333333334ULL,	/* 4, 5 */
+	0x2aaaaaaaaaaaaaabULL, 0x2492492492492493ULL,	/* 6, 7 */
+	0x2000000000000000ULL, 0x1c71c71c71c71c72ULL,	/* 8, 9 */
+	0x199999999999999aULL, 0x1745d1745d1745d2ULL,	/* 10, 11 */
+	0x1555555555555556ULL, 0x13b13b13b13b13b2ULL,	/* 12, 13 */
+	0x124924924924924aULL, 0x1111111111111112ULL,	/* 14, 15 */
+	0x1000000000000000ULL, 0x0f0f0f0f0f0f0f10ULL,	/* 16, 17 */
+	0x0e38e38e38e38e39ULL, 0x0d79435e50d79436ULL,	/* 18, 19 */
+	0x0ccccccccccccccdULL, 0x0c30c30c30c30c31ULL,	/* 20, 21 */
+	0x0ba2e8ba2e8ba2e9ULL, 0x0b21642c8590b217ULL,	/* 22, 23 */
+	0x0aaaaaaaaaaaaaabULL, 0x0a3d70a3d70a3d71ULL,	/* 24, 25 */
+	0x09d89d89d89d89d9ULL, 0x097b425ed097b426ULL,	/* 26, 27 */
+	0x0924924924924925ULL, 0x08d3dcb08d3dcb09ULL,	/* 28, 29 */
+	0x0888888888888889ULL, 0x0842108421084211ULL,	/* 30, 31 */
+	0x0800000000000000ULL, 0x07c1f07c1f07c1f1ULL,	/* 32, 33 */
+	0x0787878787878788ULL, 0x0750750750750751ULL,	/* 34, 35 */
+	0x071c71c71c71c71dULL, 0x06eb3e45306eb3e5ULL,	/* 36, 37 */
+	0x06bca1af286bca1bULL, 0x0690690690690691ULL,	/* 38, 39 */
+	0x0666666666666667ULL, 0x063e7063e7063e71ULL,	/* 40, 41 */
+	0x0618618618618619ULL, 0x05f417d05f417d06ULL,	/* 42, 43 */
+	0x05d1745d1745d175ULL, 0x05b05b05b05b05b1ULL,	/* 44, 45 */
+	0x0590b21642c8590cULL, 0x0572620ae4c415caULL,	/* 46, 47 */
+	0x0555555555555556ULL, 0x05397829cbc14e5fULL,	/* 48, 49 */
+	0x051eb851eb851eb9ULL, 0x0505050505050506ULL,	/* 50, 51 */
+	0x04ec4ec4ec4ec4edULL, 0x04d4873ecade304eULL,	/* 52, 53 */
+	0x04bda12f684bda13ULL, 0x04a7904a7904a791ULL,	/* 54, 55 */
+	0x0492492492492493ULL, 0x047dc11f7047dc12ULL,	/* 56, 57 */
+	0x0469ee58469ee585ULL, 0x0456c797dd49c342ULL,	/* 58, 59 */
+	0x0444444444444445ULL, 0x04325c53ef368eb1ULL,	/* 60, 61 */
+	0x0421084210842109ULL, 0x0410410410410411ULL,	/* 62, 63 */
+};
 
 /*
  * min(floor(n / RTT_min), cap) for any n < 2^64 and cap < 2^40, from the
@@ -544,11 +614,10 @@ static noinline s64 ccc_step_analytical(const struct ccc_state *s,
 	s64 qp;
 	s32 dp;
 
-	/* one packet per ACK, or two (delayed ACKs): no division */
 	if (acked <= 1)
 		itv_pkt = itv;
-	else if (!(acked & (acked - 1)))
-		itv_pkt = itv >> (fls64(acked) - 1);
+	else if (acked < CCC_ACKED_RECIP)
+		itv_pkt = (u32)ccc_mul_shr(itv, ccc_acked_recip[acked], 64);
 	else
 		itv_pkt = itv / acked;
 	itv_pkt = min(itv_pkt, c->rttmin_ns);
@@ -599,7 +668,7 @@ static __always_inline s64 ccc_step_probe_down(const struct ccc_state *s,
 	u32 dist = q > qb ? q - qb : qb - q;
 	/* w_md = -0.25 min(|q - q_B| / q_B, 1) */
 	u32 w_md = (dist >= qb ? CCC_ONE :
-		    ccc_q16_div(dist, qb, c->p->qb_inv)) / 4;
+		    ccc_q16_div(dist, qb, c->p->qb_inv, c->p->qb_sh)) / 4;
 
 	/* r <= 2^37, * 2^16: < 2^53 */
 	return -(s64)((((s->rate * w_md) >> CCC_Q) * rho) >> CCC_Q);
@@ -692,8 +761,9 @@ static __always_inline s64 ccc_step(const struct ccc_state *s,
 static __always_inline void ccc_rate_update(struct ccc_state *s,
 					    const struct ccc_cfg *c, s64 u)
 {
-	s->rate = (u64)clamp_t(s64, (s64)s->rate + u, (s64)c->r_min,
-			       (s64)ccc_rmax(c));
+	s64 r = max_t(s64, (s64)s->rate + u, c->r_min);
+
+	s->rate = (u64)min_t(s64, r, ccc_rmax(c));
 }
 
 /*

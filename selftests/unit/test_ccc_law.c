@@ -187,8 +187,7 @@ static void ccc_flow_on_ack(void *cc, const struct dcc_sample *s0,
 
 	f->delivered += s.acked;
 	if (s.why) {		/* dcc_sample_get() false: no law step */
-		ccc_decide(&f->st, &f->cfg, d);
-		ccc_flow_apply(f, d);
+		d->changed = false;	/* the decision in force stands */
 		return;
 	}
 	/*
@@ -219,7 +218,8 @@ static void ccc_flow_on_ack(void *cc, const struct dcc_sample *s0,
 	if (round_start)
 		f->round_end = f->delivered;
 	ccc_on_ack(&f->st, &f->cfg, &s, round_start, d, &i);
-	ccc_flow_apply(f, d);
+	if (d->changed)		/* the glue applies only a changed one */
+		ccc_flow_apply(f, d);
 	if (d->flags & CCC_D_NEW_ROUND)	/* once per RTT: shared inputs */
 		ccc_flow_resolve(f, 0);
 	f->regions[i.region]++;
@@ -462,6 +462,68 @@ static void test_stretch_ack(void)
 			CHECK(ra > 0 && llabs((long long)ra - (long long)rb) <= ra / 20 + 2,
 			      "%s k=%u: %llu vs %llu", cases[i].name, k,
 			      (unsigned long long)ra, (unsigned long long)rb);
+		}
+	}
+	tap_end();
+}
+
+/*
+ * The A^i step (eq. 8) for ACKs of 1..70 packets and any Itv, against
+ * the same formula with divisions: the law divides Itv by the packet
+ * count through a table of reciprocals (up to 63) and dp M 1e9 by
+ * RTT_min 2^16 through RTT_min's 23-bit reciprocal.
+ */
+static void test_analytical_exact(void)
+{
+	struct ccc_params p;
+	struct ccc_cfg c;
+	struct rng rs = { .rng = 7 };
+	const u32 rtts_us[] = { 10000, 37, 999983 };
+
+	tap_begin("A^i step: exact for 1..70 packets per ACK, any Itv, RTT_min 37 us..1 s");
+	for (unsigned j = 0; j < 3; j++) {
+		u32 rtt = rtts_us[j], qb = rtt / 2 ? rtt / 2 : 1;
+
+		cfg_init(&c, &p, 3125000000ULL, rtt, qb);
+		for (u32 a = 1; a <= 70; a++) {
+			for (int k = 0; k < 300; k++) {
+				struct ccc_state st;
+				struct ccc_ack_info i;
+				struct dcc_decision d;
+				u64 rx = 1000000000000ULL + rnd(&rs) % 1000000;
+				/* Itv per packet mostly below RTT_min (no cap) */
+				u32 itv = 1 + (u32)(rnd(&rs) % min_t(u64, 3000000000ULL,
+								     (u64)a * rtt * 1100));
+				u32 q = qb * 1000 + (u32)(rnd(&rs) % (qb * 2000ULL + 1));
+				struct dcc_sample ack = {
+					.rx_ns = rx, .rtt_ns = rtt * 1000 + q,
+					.tx_ns = rx - (rtt * 1000 + q), .acked = a,
+					.acked_bytes = a * MSS, .mss = MSS,
+				};
+				u32 itv_pkt = min(itv / a, c.rttmin_ns);
+				s64 qp;
+				s32 qv = -(s32)(rnd(&rs) % CCC_ONE), dp, l2;
+				unsigned __int128 want;
+
+				ccc_state_init(&st, &c, 1000000);
+				st.qv = qv;
+				st.flags |= CCC_S_QV_VALID | CCC_S_HAVE_PREV;
+				st.last_rx = (u32)(rx - itv);
+				ccc_on_ack(&st, &c, &ack, false, &d, &i);
+				if (i.region != CCC_AI)
+					continue;	/* delta <= 0 at this q_v */
+				qp = (s64)q + (((s64)itv_pkt * qv) >> CCC_Q);
+				qp = qp < 0 ? 0 : qp;
+				l2 = (s32)max(dcc_log2_q16((u64)qp), p.l2floor);
+				dp = ((s32)p.l2qb - l2) / 2 - qv;
+				want = dp <= 0 ? 0 :
+				       (unsigned __int128)((u64)dp * ack.acked_bytes) *
+				       DCC_NSEC_PER_SEC / ((u64)c.rttmin_ns << CCC_Q);
+				if (want > ccc_rmax(&c))
+					want = ccc_rmax(&c);
+				CHECK(i.step == (s64)want, "RTT_min %u us, %u pkts, Itv %u: step %lld want %lld",
+				      rtt, a, itv, (long long)i.step, (long long)want);
+			}
 		}
 	}
 	tap_end();
@@ -832,6 +894,7 @@ int main(void)
 	tap_header();
 	test_delta_regions();
 	test_stretch_ack();
+	test_analytical_exact();
 	test_extremes();
 	test_lone_flow(0, 0, true);
 	test_lone_flow(300, 0, true);
