@@ -224,9 +224,10 @@ static inline u32 ccc_q16_sh(u64 d)
 
 /*
  * floor(n 2^16 / d) for n < d (a Q16 fraction below 1) from inv =
- * ccc_inv(d).  n < 2^l, inv < 2^23: n inv < 2^(l+23) <= 2^64; the
- * estimate is short of n 2^16 / d by less than n 2^16 / d 2^-22 + n /
- * 2^(l+6) < 2^-5, so floor or floor - 1; (q + 1) d <= 2^16 d < 2^57.
+ * ccc_inv(d).  n < d < 2^l, inv < 2^23: n inv < 2^(l+23) <= 2^64; inv
+ * > (2^(22+l) - 1) / d - 1, so the estimate n inv / 2^(l+6) falls short
+ * of n 2^16 / d by less than (n / d + n) / 2^(l+6) < 2^-5: the floor or
+ * one less, which the compare corrects; (q + 1) d <= 2^16 d < 2^57.
  */
 static inline u32 ccc_q16_div(u64 n, u64 d, u32 inv, u32 sh)
 {
@@ -323,7 +324,10 @@ void ccc_params_init(struct ccc_params *p, const struct ccc_knobs *k);
 bool ccc_cfg_resolve(struct ccc_cfg *c, const struct ccc_params *p,
 		     u64 line_bytes_ps, u32 rttmin_ns, u32 mss, u64 max_pacing);
 
-/* The cfg changed from one with RTT_min @old_rttmin_ns: re-origin the batch. */
+/*
+ * The cfg was re-resolved, from one with RTT_min @old_rttmin_ns:
+ * re-origin the batch, and have the next ACK report its decision.
+ */
 void ccc_cfg_changed(struct ccc_state *s, u32 old_rttmin_ns,
 		     const struct ccc_cfg *c);
 
@@ -344,8 +348,9 @@ u8 ccc_region(const struct ccc_cfg *c, u32 q_ns, s32 qv, s32 delta);
 
 /*
  * One per-ACK step of Algorithm 1 on the valid sample @s (s->why == 0,
- * c->rttmin_ns != 0): updates @st, fills @d (rate, cwnd, CCC_D_* flags)
- * and, if not NULL, @info.  @round_start: this ACK begins a new
+ * c->rttmin_ns != 0): updates @st, sets @d's CCC_D_* flags and changed,
+ * and its rate and cwnd only when changed (r moved, or CCC_S_REDECIDE),
+ * and, if not NULL, fills @info.  @round_start: this ACK begins a new
  * delivered-based RTT round (the glue's tp->delivered bookkeeping, as
  * BBR's; the paper does not say how it counts RTTs).
  */
@@ -353,13 +358,13 @@ void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,
 		const struct dcc_sample *s, bool round_start,
 		struct dcc_decision *d, struct ccc_ack_info *info);
 
-/* The decision for the current state (rate r, cwnd cap), no flags. */
+/* The decision for the current state (rate r, cwnd cap), no flags, changed. */
 void ccc_decide(const struct ccc_state *st, const struct ccc_cfg *c,
 		struct dcc_decision *d);
 
 /*
- * cwnd cap for rate r: r * (RTT_min + q_B) * gain_pct / 100, bytes (the
- * paper's cap, 5, is r * RTT_min)
+ * cwnd cap for rate r (<= r_max): r * (RTT_min + q_B) * gain_pct / 100,
+ * bytes (the paper's cap, 5, is r * RTT_min)
  */
 u64 ccc_cwnd_bytes(const struct ccc_cfg *c, u64 rate);
 

@@ -253,11 +253,6 @@ static void ccc_grad_ewma(struct ccc_state *s, const struct ccc_cfg *c, s32 g)
 }
 
 /*
- * q_v (eq. 3-4, batched): fold (ACK time, RTT) into the LSQ batch, close
- * it when it has min_samples ACKs over span; true if q_v moved.  Units
- * and bounds: struct ccc_state.
- */
-/*
  * Close the batch that (x, y) completed: eq. 4's EWMA of its slope into
  * q_v; true if q_v moved.  Once per batch (>= min_samples ACKs), out of
  * line: the per-ACK path keeps a smaller frame.
@@ -277,6 +272,11 @@ static noinline bool ccc_grad_close(struct ccc_state *s,
 	return ok;
 }
 
+/*
+ * q_v (eq. 3-4, batched): fold (ACK time, RTT) into the LSQ batch, close
+ * it when it has min_samples ACKs over span; true if q_v moved.  Units
+ * and bounds: struct ccc_state.
+ */
 static __always_inline bool ccc_grad_update(struct ccc_state *s,
 					    const struct ccc_cfg *c,
 					    const struct dcc_sample *smp)
@@ -441,6 +441,23 @@ static __always_inline bool ccc_qv_near0(const struct ccc_cfg *c, s32 qv)
 }
 
 /*
+ * sum / cnt for cnt 1..CCC_NREC (the S average) by ceil(2^32 / cnt) =
+ * (2^32 + e) / cnt, e < cnt: the product over 2^32 exceeds sum / cnt by
+ * sum e / (cnt 2^32), less than 1 / cnt while sum e < 2^32 (sum < 5 *
+ * 2^16, e < 5): the floor is exact.
+ */
+static u32 ccc_div_small(u32 sum, u32 cnt)
+{
+	static const u32 recip[CCC_NREC + 1] = {
+		0, 0, 1U << 31, 1431655766U, 1U << 30, 858993460U,
+	};
+
+	if (cnt == 1)
+		return sum;
+	return (u32)(((u64)sum * recip[cnt]) >> 32);
+}
+
+/*
  * S (4.3.4): "CCC records the latest 5 sending rates if |q_v(k)| < 0.05,
  * where the aggregate sending rate is close to C.  The value of S is
  * updated with the average value of the records when leaving A regions."
@@ -455,22 +472,6 @@ static __always_inline bool ccc_qv_near0(const struct ccc_cfg *c, s32 qv)
  * S = R_l add N times too much (the model's 8-to-1 incast oscillated
  * between 0.4 and 3.7 C with it).
  */
-/*
- * sum / cnt for cnt 1..CCC_NREC: sum < 2^19, times ceil(2^32 / cnt),
- * which exceeds 2^32 / cnt by less than cnt / 2^32 per unit: exact while
- * sum * cnt < 2^32.
- */
-static u32 ccc_div_small(u32 sum, u32 cnt)
-{
-	static const u32 recip[CCC_NREC + 1] = {
-		0, 0, 1U << 31, 1431655766U, 1U << 30, 858993460U,
-	};
-
-	if (cnt == 1)
-		return sum;
-	return (u32)(((u64)sum * recip[cnt]) >> 32);
-}
-
 static __always_inline void ccc_basis_update(struct ccc_state *s,
 					     const struct ccc_cfg *c, u8 region,
 					     u32 q, u32 ut)

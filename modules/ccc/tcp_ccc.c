@@ -380,10 +380,11 @@ static void ccc_release(struct sock *sk)
  * bound holds the window: then it is re-applied through the bound on
  * every ACK.  The stack moves them under a cong_control module only
  * there (tcp_enter_loss: state Loss; recovery and CWR: ssthresh, so a
- * bound; undo: ccc_undo_cwnd, which asks for a re-decision), and when an
+ * bound; undo: ccc_undo_cwnd, which asks for a re-decision), when an
  * MTU probe succeeds (tcp_mtup_probe_success() rescales snd_cwnd to the
- * new MSS): that waits for the next changed decision, at the latest the
- * first ACK of the next round (ccc_cfg_changed()).
+ * new MSS) and when SO_MAX_PACING_RATE lowers sk_pacing_rate: those wait
+ * for the next changed decision, at the latest the first ACK of the next
+ * round (ccc_cfg_changed()).
  */
 static __always_inline void ccc_apply_ack(struct sock *sk, struct ccc *ca,
 					  struct dcc_decision *d, bool bound)
