@@ -325,6 +325,16 @@ bool ccc_cfg_resolve(struct ccc_cfg *c, const struct ccc_params *p,
 		     u64 line_bytes_ps, u32 rttmin_ns, u32 mss, u64 max_pacing);
 
 /*
+ * ccc_cfg_resolve() again, on @c's parameters, where @c holds a resolved
+ * cfg or a zeroed one with its parameters set: the reciprocals of an
+ * unchanged R_l or RTT_min are kept (the cfg is the one
+ * ccc_cfg_resolve() gives), so the glue's refresh once per round divides
+ * nothing while they stay.
+ */
+bool ccc_cfg_refresh(struct ccc_cfg *c, u64 line_bytes_ps, u32 rttmin_ns,
+		     u32 mss, u64 max_pacing);
+
+/*
  * The cfg was re-resolved, from one with RTT_min @old_rttmin_ns:
  * re-origin the batch, and have the next ACK report its decision.
  */

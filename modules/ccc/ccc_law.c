@@ -93,28 +93,82 @@ void ccc_params_init(struct ccc_params *p, const struct ccc_knobs *k)
 	p->q_floor_ns = ccc_log2_inv(p->l2floor);
 }
 
+/* (a * b) >> sh, the product in 128 bits (a 64x64 multiply) */
+static inline u64 ccc_mul_shr(u64 a, u64 b, u32 sh)
+{
+	return (u64)(((dcc_u128)a * b) >> sh);
+}
+
+/*
+ * min(floor(n / d), cap) for any n < 2^64, 1 <= d < 2^32 and cap < 2^40,
+ * from inv = ccc_inv(d) (1/d less a relative 2^-21 at most): a first
+ * quotient q1 short by less than q 2^-21 + 2, which for q1 < cap leaves
+ * a remainder below (2^19 + 3) d < 2^52; a second pass on the remainder
+ * is short by less than 2, the compare makes it exact.
+ */
+static u64 ccc_div_capped(u64 n, u32 d, u32 inv, u64 cap)
+{
+	u32 sh = 22 + ccc_fls_nz(d);
+	u64 q = ccc_mul_shr(n, inv, sh);	/* n inv < 2^87 */
+
+	if (q >= cap)
+		return cap;
+	q += ccc_mul_shr(n - q * d, inv, sh);	/* 2^52 * 2^23 */
+	if (n - q * d >= d)
+		q++;
+	return min(q, cap);
+}
+
+/* the cfg of these inputs, with the reciprocals of R_l and RTT_min given */
+static void ccc_cfg_fill(struct ccc_cfg *c, const struct ccc_params *p,
+			 u64 line, u32 line_inv, u32 rtt, u32 rtt_inv, u32 mss,
+			 u64 max_pacing)
+{
+	u64 r_max = max_t(u64, min_t(u64, line, max_pacing), 1);
+	/* 2 MSS per RTT_min: 2^33 * 1e9 < 2^63 */
+	u64 n = (u64)2 * max_t(u32, mss, 1) * DCC_NSEC_PER_SEC;
+	/*
+	 * r_min (ours): max(R_l / 1024, 2 MSS per RTT_min), at most r_max;
+	 * capping the quotient at r_max first changes none of that
+	 */
+	u64 r_min = max_t(u64, line >> 10,
+			  rtt ? ccc_div_capped(n, rtt, rtt_inv, r_max) :
+				min(n, r_max));
+
+	BUILD_BUG_ON(DCC_RATE_MAX_BPS >> CCC_PK_RATE_BITS);
+	*c = (struct ccc_cfg){
+		.p = p,
+		.line_pk = line | (u64)line_inv << CCC_PK_INV_SHIFT,
+		.rmax_pk = r_max |
+			   (u64)ccc_lsq_shift_of(rtt, p->qb_ns) << CCC_PK_K_SHIFT |
+			   (u64)rtt_inv << CCC_PK_INV_SHIFT,
+		.r_min = (u32)min_t(u64, min(r_min, r_max), U32_MAX),
+		.rttmin_ns = rtt,
+	};
+}
+
 bool ccc_cfg_resolve(struct ccc_cfg *c, const struct ccc_params *p,
 		     u64 line_bytes_ps, u32 rttmin_ns, u32 mss, u64 max_pacing)
 {
 	u64 line = clamp_t(u64, line_bytes_ps, 1, DCC_RATE_MAX_BPS);
 	u32 rtt = min_t(u32, rttmin_ns, CCC_RTT_MAX_NS);
-	u64 r_max = min_t(u64, line, max_pacing);
-	/* r_min (ours): max(R_l / 1024, 2 MSS per RTT_min); 2^17 * 2^30 */
-	u64 r_min = max_t(u64, line >> 10,
-			  div_u64((u64)2 * max_t(u32, mss, 1) * DCC_NSEC_PER_SEC,
-				  max_t(u32, rtt, 1)));
 
-	BUILD_BUG_ON(DCC_RATE_MAX_BPS >> CCC_PK_RATE_BITS);
-	r_max = max_t(u64, r_max, 1);
-	*c = (struct ccc_cfg){
-		.p = p,
-		.line_pk = line | (u64)ccc_inv(line) << CCC_PK_INV_SHIFT,
-		.rmax_pk = r_max |
-			   (u64)ccc_lsq_shift_of(rtt, p->qb_ns) << CCC_PK_K_SHIFT |
-			   (u64)(rtt ? ccc_inv(rtt) : 0) << CCC_PK_INV_SHIFT,
-		.r_min = (u32)min_t(u64, min(r_min, r_max), U32_MAX),
-		.rttmin_ns = rtt,
-	};
+	ccc_cfg_fill(c, p, line, ccc_inv(line), rtt, rtt ? ccc_inv(rtt) : 0,
+		     mss, max_pacing);
+	return rtt != 0;
+}
+
+bool ccc_cfg_refresh(struct ccc_cfg *c, u64 line_bytes_ps, u32 rttmin_ns,
+		     u32 mss, u64 max_pacing)
+{
+	u64 line = clamp_t(u64, line_bytes_ps, 1, DCC_RATE_MAX_BPS);
+	u32 rtt = min_t(u32, rttmin_ns, CCC_RTT_MAX_NS);
+	/* a cfg never resolved has R_l 0 and RTT_min 0 (inverse 0) */
+	u32 line_inv = line == ccc_line(c) ? ccc_line_inv(c) : ccc_inv(line);
+	u32 rtt_inv = rtt == c->rttmin_ns ? ccc_rtt_inv(c) :
+		      rtt ? ccc_inv(rtt) : 0;
+
+	ccc_cfg_fill(c, c->p, line, line_inv, rtt, rtt_inv, mss, max_pacing);
 	return rtt != 0;
 }
 
@@ -527,12 +581,6 @@ static __always_inline u32 ccc_rho(const struct ccc_cfg *c, u32 itv)
 			   ccc_q16_sh(c->rttmin_ns));
 }
 
-/* (a * b) >> sh, the product in 128 bits (a 64x64 multiply) */
-static inline u64 ccc_mul_shr(u64 a, u64 b, u32 sh)
-{
-	return (u64)(((dcc_u128)a * b) >> sh);
-}
-
 /*
  * ceil(2^64 / a) for the packet counts an ACK covers, 2 .. 63 (a GRO
  * batch or a stretch ACK): Itv / a is the high word of Itv times it.  It
@@ -578,23 +626,12 @@ static const u64 ccc_acked_recip[CCC_ACKED_RECIP] = {
 };
 
 /*
- * min(floor(n / RTT_min), cap) for any n < 2^64 and cap < 2^40, from the
- * 23-bit ccc_rtt_inv() (ccc_inv(): 1/d less a relative 2^-22): a first
- * quotient q1 short by less than q 2^-22 + 2, which for q1 < cap < 2^40
- * leaves a remainder below (2^18 + 3) RTT_min < 2^49; a second pass on
- * the remainder is short by less than 2, the compare makes it exact.
+ * min(floor(n / RTT_min), cap) for any n < 2^64 and cap < 2^40
+ * (ccc_div_capped() with the cfg's reciprocal)
  */
 static u64 ccc_div_rtt(const struct ccc_cfg *c, u64 n, u64 cap)
 {
-	u32 d = c->rttmin_ns, inv = ccc_rtt_inv(c), sh = 22 + fls64(d);
-	u64 q = ccc_mul_shr(n, inv, sh);	/* n inv < 2^87 */
-
-	if (q >= cap)
-		return cap;
-	q += ccc_mul_shr(n - q * d, inv, sh);	/* 2^49 * 2^23 */
-	if (n - q * d >= d)
-		q++;
-	return min(q, cap);
+	return ccc_div_capped(n, c->rttmin_ns, ccc_rtt_inv(c), cap);
 }
 
 /*

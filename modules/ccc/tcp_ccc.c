@@ -282,8 +282,9 @@ static void ccc_resolve(struct sock *sk, struct ccc *ca,
 		base = rtt_ns;
 	if (!line)
 		line = max_t(u64, ccc_line(&ca->cfg), ccc_line_shared(sk, sn, rs));
-	ccc_cfg_resolve(&ca->cfg, &sn->p, line, base,
-			tcp_sk(sk)->mss_cache, READ_ONCE(sk->sk_max_pacing_rate));
+	/* once per round: no division while R_l and RTT_min stay */
+	ccc_cfg_refresh(&ca->cfg, line, base, tcp_sk(sk)->mss_cache,
+			READ_ONCE(sk->sk_max_pacing_rate));
 	ccc_cfg_changed(&ca->st, old, &ca->cfg);
 }
 

@@ -104,6 +104,7 @@ static void resolve(struct sock_model *ca, u32 delivered, u32 interval_us,
 {
 	u32 old = ca->cfg.rttmin_ns, base = sn.base_rtt_ns;
 	u64 line = sn.line_bytes_ps, rate = 0;
+	struct ccc_cfg fresh;
 	bool ok;
 
 	if (!base)	/* dcc_auto_base_rtt_us(): tcp_min_rtt() */
@@ -119,8 +120,21 @@ static void resolve(struct sock_model *ca, u32 delivered, u32 interval_us,
 		}
 		line = max(ccc_line(&ca->cfg), line_shared(rate));
 	}
-	ok = ccc_cfg_resolve(&ca->cfg, &sn.p, line, base, ca->mss, ca->max_pacing);
+	/* the glue refreshes; the cfg is the one a fresh resolve gives */
+	ok = ccc_cfg_refresh(&ca->cfg, line, base, ca->mss, ca->max_pacing);
 	FUZZ_ASSERT(ok == (ca->cfg.rttmin_ns != 0), "resolve %d", ok);
+	FUZZ_ASSERT(ccc_cfg_resolve(&fresh, &sn.p, line, base, ca->mss,
+				    ca->max_pacing) == ok &&
+		    !memcmp(&fresh, &ca->cfg, sizeof(fresh)),
+		    "refreshed cfg differs: R_l %llu RTT_min %u",
+		    (unsigned long long)line, base);
+	/* r_min by division, as the law had it before it had reciprocals */
+	FUZZ_ASSERT(ca->cfg.r_min ==
+		    min_t(u64, min(max_t(u64, ccc_line(&ca->cfg) >> 10,
+					 (u64)2 * max_t(u32, ca->mss, 1) * DCC_NSEC_PER_SEC /
+					 max_t(u32, ca->cfg.rttmin_ns, 1)),
+				   ccc_rmax(&ca->cfg)), U32_MAX),
+		    "r_min %u", ca->cfg.r_min);
 	ccc_cfg_changed(&ca->st, old, &ca->cfg);
 }
 

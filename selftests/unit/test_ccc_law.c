@@ -143,7 +143,7 @@ static void ccc_flow_resolve(struct ccc_flow *f, u32 rtt_ns)
 	}
 	if (!base)
 		base = rtt_ns;
-	ccc_cfg_resolve(&f->cfg, &f->h->p, f->h->line, base, MSS, U64_MAX);
+	ccc_cfg_refresh(&f->cfg, f->h->line, base, MSS, U64_MAX);
 	ccc_cfg_changed(&f->st, old, &f->cfg);
 }
 
