@@ -384,19 +384,25 @@ u64 ccc_basis_bytes_ps(const struct ccc_state *s, const struct ccc_cfg *c);
 /* rate as a share of R_l, Q16, saturating at 1.0 */
 u32 ccc_share(const struct ccc_cfg *c, u64 rate);
 
-/* under-utilisation margin ut and LSQ batch span, ns (from RTT_min) */
-static inline u32 ccc_ut_ns(const struct ccc_cfg *c)
+/*
+ * The link is busy: q > ut, the under-utilisation margin max(2 us,
+ * ut_pct % of RTT_min) (4.3.4).  floor(x / 100) < q iff x < 100 q, so
+ * the percentage takes no division: RTT_min ut_pct <= 2^30 * 100 < 2^37.
+ */
+static inline bool ccc_busy(const struct ccc_cfg *c, u32 q)
 {
-	/* RTT_min <= 2^30, pct <= 100: < 2^37 before the division */
-	return (u32)max_t(u64, CCC_UT_FLOOR_NS,
-			  div_u64((u64)c->rttmin_ns * c->p->ut_pct, 100));
+	return q > CCC_UT_FLOOR_NS &&
+	       (u64)c->rttmin_ns * c->p->ut_pct < (u64)q * 100;
 }
 
-static inline u32 ccc_span_ns(const struct ccc_cfg *c)
+/*
+ * An LSQ batch spanning @t ns reaches the span max(1, span_pct % of
+ * RTT_min): t >= floor(x / 100) iff 100 (t + 1) > x; t <= 2^36 (2^22
+ * units of 2^k ns, k <= 14), RTT_min span_pct < 2^39.
+ */
+static inline bool ccc_span_reached(const struct ccc_cfg *c, u64 t)
 {
-	/* <= 4 RTT_min < 2^32 */
-	return (u32)max_t(u64, 1,
-			  div_u64((u64)c->rttmin_ns * c->p->span_pct, 100));
+	return t && 100 * (t + 1) > (u64)c->rttmin_ns * c->p->span_pct;
 }
 
 /* k of struct ccc_state's LSQ units (2^k ns) */

@@ -356,7 +356,7 @@ static __always_inline bool ccc_grad_update(struct ccc_state *s,
 	s->lsq_n++;
 
 	if ((s->lsq_n >= c->p->min_samples &&
-	     ((u64)dx << k) >= ccc_span_ns(c)) ||
+	     ccc_span_reached(c, (u64)dx << k)) ||
 	    s->lsq_n >= CCC_LSQ_N_MAX)
 		return ccc_grad_close(s, c, x, y);
 	return false;
@@ -364,8 +364,8 @@ static __always_inline bool ccc_grad_update(struct ccc_state *s,
 
 /* v_ai bookkeeping (4.3.4; the round counting, cap and reset are ours) */
 static __always_inline void ccc_vai_update(struct ccc_state *s,
-					   const struct ccc_cfg *c, u32 q,
-					   u32 ut, bool round_start)
+					   const struct ccc_cfg *c, bool busy,
+					   bool round_start)
 {
 	if (round_start) {
 		if (s->flags & CCC_S_UNDERUTIL)
@@ -374,7 +374,7 @@ static __always_inline void ccc_vai_update(struct ccc_state *s,
 			s->n_ai = 0;
 		s->flags |= CCC_S_UNDERUTIL;
 	}
-	if (q > ut) {			/* the streak of idle RTTs ended */
+	if (busy) {			/* the streak of idle RTTs ended */
 		s->n_ai = 0;
 		s->flags &= ~CCC_S_UNDERUTIL;
 	}
@@ -518,8 +518,8 @@ static u32 ccc_div_small(u32 sum, u32 cnt)
  *
  * The aggregate is close to C only if the queue is neither growing nor
  * empty: an idle link also has q_v = 0 (DAC 1).  So a rate is recorded
- * when |q_v| < 0.05 and q > ut_us (the under-utilisation margin), in any
- * region (the paper does not say where).  Recording only inside A leaves
+ * when |q_v| < 0.05 and q > ut (the under-utilisation margin,
+ * ccc_busy()), in any region (the paper does not say where).  Recording only inside A leaves
  * S at its initial value (S0 = r0 = R_l after a line-rate start) until the
  * first A visit, and in an N-flow incast, which drains through H^d and often
  * refills through H^i before it ever reaches A, N flows probing with
@@ -528,13 +528,13 @@ static u32 ccc_div_small(u32 sum, u32 cnt)
  */
 static __always_inline void ccc_basis_update(struct ccc_state *s,
 					     const struct ccc_cfg *c, u8 region,
-					     u32 q, u32 ut)
+					     bool busy)
 {
 	u32 sum = 0, cnt;
 	bool leave_a;
 	int i;
 
-	if ((s->flags & CCC_S_QV_VALID) && q > ut && ccc_qv_near0(c, s->qv)) {
+	if ((s->flags & CCC_S_QV_VALID) && busy && ccc_qv_near0(c, s->qv)) {
 		s->rec[s->rec_idx] = (u16)min_t(u32, ccc_share_of(c, s->rate),
 						65535U);
 		if (++s->rec_idx == CCC_NREC) {
@@ -747,10 +747,10 @@ static __always_inline s64 ccc_step_probe_down(const struct ccc_state *s,
  */
 static __always_inline bool ccc_fair_on(const struct ccc_state *s,
 					const struct ccc_cfg *c, u8 region,
-					u32 q, u32 ut, bool app_limited)
+					bool busy, bool app_limited)
 {
 	return c->p->fair_ai && (region == CCC_H1I || region == CCC_H2I) &&
-	       !app_limited && q > ut && ccc_qv_near0(c, s->qv);
+	       !app_limited && busy && ccc_qv_near0(c, s->qv);
 }
 
 static __always_inline s64 ccc_fair_step(const struct ccc_cfg *c, u32 rho)
@@ -768,7 +768,8 @@ static __always_inline s64 ccc_fair_step(const struct ccc_cfg *c, u32 rho)
 static __always_inline s64 ccc_step(const struct ccc_state *s,
 				    const struct ccc_cfg *c,
 				    const struct dcc_sample *smp, u8 region,
-				    u8 f, u32 q, u32 itv, u32 irr_frac, u32 ut)
+				    u8 f, u32 q, u32 itv, u32 irr_frac,
+				    bool busy)
 {
 	bool up = region == CCC_H1I || region == CCC_H2I;
 	bool fair;
@@ -780,7 +781,7 @@ static __always_inline s64 ccc_step(const struct ccc_state *s,
 	/* no increase on app-limited ACKs: an idle app is not spare capacity */
 	if (up && smp->app_limited)
 		return 0;
-	fair = up && ccc_fair_on(s, c, region, q, ut, false);
+	fair = up && ccc_fair_on(s, c, region, busy, false);
 	if (!f && !fair)
 		return 0;
 	rho = ccc_rho(c, itv);
@@ -864,19 +865,19 @@ static __always_inline void ccc_ack(struct ccc_state *st,
 				    struct ccc_ack_info *info)
 {
 	u64 r0 = st->rate;
-	u32 ut = ccc_ut_ns(c);
 	u32 itv = ccc_itv_ns(st, s);
 	u32 q = ccc_queue_ns(c, s->rtt_ns);
+	bool busy = ccc_busy(c, q);
 	bool qv_updated = ccc_grad_update(st, c, s);
 	struct ccc_place pl;
 	s32 delta;
 	s64 u;
 
-	ccc_vai_update(st, c, q, ut, round_start);
+	ccc_vai_update(st, c, busy, round_start);
 	delta = ccc_delta_of(c, q, st->qv);
 	pl = ccc_place_of(c, q, st->qv, delta, r0);
-	ccc_basis_update(st, c, pl.region, q, ut);
-	u = ccc_step(st, c, s, pl.region, pl.f, q, itv, pl.irr_frac, ut);
+	ccc_basis_update(st, c, pl.region, busy);
+	u = ccc_step(st, c, s, pl.region, pl.f, q, itv, pl.irr_frac, busy);
 	ccc_rate_update(st, c, u);
 	st->region = pl.region;
 
