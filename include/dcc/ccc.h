@@ -118,6 +118,9 @@ struct ccc_params {
 	u32 qb_ns;	/* q_B, ns (1e3 .. 1e9) */
 	u32 l2qb;	/* dcc_log2_q16(q_B in ns) (eq. 10), < 30 << 16 */
 	u32 l2floor;	/* l2qb - CCC_L2_FLOOR: log2 of the floor of q */
+	u32 q_floor_ns;	/* the least q whose log2 is >= l2floor (>= 1):
+			 * below it the floor applies
+			 */
 	u32 gamma_q16;	/* q_v EWMA weight of the old value (0.2 = 13107) */
 	u32 qv_near;	/* |q_v| < qv_near: "q_v is 0" (0.05 = 3277, 4.3.4) */
 	u32 fair_ai;	/* stalled-H^i additive step per RTT_min, share of
@@ -131,6 +134,8 @@ struct ccc_params {
 	u8 cwnd_qb;	/* 1: cwnd = r (RTT_min + q_B) gain / 100 (not in
 			 * the paper; the default, tcp_ccc.c says why)
 			 */
+	u32 qb_inv;	/* ccc_inv(q_B): Irr/R_l and w_md without a division */
+	u8 qb_sh;	/* ccc_q16_div()'s shift for q_B: fls(q_B) + 6 */
 };
 
 /*
@@ -138,17 +143,98 @@ struct ccc_params {
  * on the socket's own inputs (R_l, RTT_min, MSS, sk_max_pacing_rate).
  * Resolved by ccc_cfg_resolve() at init and when the glue refreshes the
  * inputs (once per RTT round, when ccc_on_ack() asks), never per ACK.
- * 32 bytes: it lives in icsk_ca_priv next to the state.
+ * 32 bytes: it lives in icsk_ca_priv next to the state, which leaves no
+ * room for a word more.  So what the ACK path would otherwise derive
+ * from RTT_min and R_l on every ACK -- the reciprocals that keep it free
+ * of divisions (ccc_inv(): 23 bits) and the LSQ unit k -- rides in the
+ * upper 27 bits of the two rates, which take 37 (DCC_RATE_MAX_BPS <
+ * 2^37): read them through ccc_line(), ccc_rmax(), ccc_line_inv(),
+ * ccc_rtt_inv() and ccc_lsq_shift().
  */
 struct ccc_cfg {
 	const struct ccc_params *p;
-	u64 line_bytes_ps;	/* R_l, bytes/s (1 .. DCC_RATE_MAX_BPS) */
-	u64 r_max;		/* rate ceiling, bytes/s (<= R_l) */
+	u64 line_pk;		/* R_l, bytes/s (1 .. DCC_RATE_MAX_BPS), bits
+				 * 0-36; ccc_inv(R_l), bits 41-63
+				 */
+	u64 rmax_pk;		/* rate ceiling r_max, bytes/s (<= R_l), bits
+				 * 0-36; k of ccc_lsq_shift_of(), 37-40;
+				 * ccc_inv(RTT_min) (0 = none), 41-63
+				 */
 	u32 r_min;		/* rate floor, bytes/s (<= r_max; saturates) */
 	u32 rttmin_ns;		/* RTT_min (1 .. 1e9; 0 = none yet: the law
 				 * must not run, ccc_cfg_resolve says so)
 				 */
 };
+
+#define CCC_PK_RATE_BITS 37	/* a rate, bits 0-36 */
+#define CCC_PK_RATE_MASK ((1ULL << CCC_PK_RATE_BITS) - 1)
+#define CCC_PK_K_SHIFT CCC_PK_RATE_BITS	/* k, bits 37-40 */
+#define CCC_PK_INV_SHIFT 41	/* a 23-bit ccc_inv(), bits 41-63 */
+
+static inline u64 ccc_line(const struct ccc_cfg *c)
+{
+	return c->line_pk & CCC_PK_RATE_MASK;
+}
+
+static inline u64 ccc_rmax(const struct ccc_cfg *c)
+{
+	return c->rmax_pk & CCC_PK_RATE_MASK;
+}
+
+static inline u32 ccc_line_inv(const struct ccc_cfg *c)
+{
+	return (u32)(c->line_pk >> CCC_PK_INV_SHIFT);
+}
+
+static inline u32 ccc_rtt_inv(const struct ccc_cfg *c)
+{
+	return (u32)(c->rmax_pk >> CCC_PK_INV_SHIFT);
+}
+
+/*
+ * Division by a divisor d that is fixed per parameter snapshot (q_B) or
+ * per resolved config (RTT_min, R_l), without a division per ACK: its
+ * reciprocal inv = floor((2^(22+l) - 1) / d), l = fls(d), so that
+ * 2^22 <= inv < 2^23 (d in [2^(l-1), 2^l)) and inv / 2^(22+l) is 1/d
+ * less a relative error below 2^-22.  The quotients below come out of a
+ * multiply and a shift as the exact floor or one less, and one multiply
+ * and compare makes them exact: every figure is what a division gives.
+ * d <= 2^41 (every divisor here is < 2^37): 2^(22+l) - 1 fits a u64.
+ */
+static inline u32 ccc_inv(u64 d)
+{
+	return (u32)div64_u64((1ULL << (22 + fls64(d))) - 1, d);
+}
+
+/* fls(x) for x != 0: one bsr */
+static inline u32 ccc_fls_nz(u64 x)
+{
+#ifdef __KERNEL__
+	return __fls(x) + 1;
+#else
+	return 64 - __builtin_clzll(x);
+#endif
+}
+
+/* the shift ccc_q16_div() takes for divisor d: fls(d) + 6 */
+static inline u32 ccc_q16_sh(u64 d)
+{
+	return ccc_fls_nz(d) + 6;
+}
+
+/*
+ * floor(n 2^16 / d) for n < d (a Q16 fraction below 1) from inv =
+ * ccc_inv(d).  n < d < 2^l, inv < 2^23: n inv < 2^(l+23) <= 2^64; inv
+ * > (2^(22+l) - 1) / d - 1, so the estimate n inv / 2^(l+6) falls short
+ * of n 2^16 / d by less than (n / d + n) / 2^(l+6) < 2^-5: the floor or
+ * one less, which the compare corrects; (q + 1) d <= 2^16 d < 2^57.
+ */
+static inline u32 ccc_q16_div(u64 n, u64 d, u32 inv, u32 sh)
+{
+	u32 q = (u32)((n * inv) >> sh);	/* sh = ccc_q16_sh(d) */
+
+	return (u64)(q + 1) * d <= n << CCC_Q ? q + 1 : q;
+}
 
 /*
  * The law's per-flow state: 64 bytes (icsk_ca_priv holds it, the cfg and
@@ -201,6 +287,11 @@ struct ccc_state {
 #define CCC_S_BASIS_SET	0x04	/* S came from records, not from S0 */
 #define CCC_S_REC_FULL	0x08	/* all CCC_NREC records hold a rate */
 #define CCC_S_HAVE_PREV	0x10	/* last_rx is t(k-1): Itv is known */
+#define CCC_S_REDECIDE	0x20	/* something the decision depends on moved
+				 * besides r (the cfg was re-resolved, the
+				 * glue set r): the next ACK reports its
+				 * decision as changed
+				 */
 
 /* dcc_decision.flags */
 #define CCC_D_NEW_ROUND	0x1	/* a new RTT round began: refresh the shared
@@ -233,7 +324,20 @@ void ccc_params_init(struct ccc_params *p, const struct ccc_knobs *k);
 bool ccc_cfg_resolve(struct ccc_cfg *c, const struct ccc_params *p,
 		     u64 line_bytes_ps, u32 rttmin_ns, u32 mss, u64 max_pacing);
 
-/* The cfg changed from one with RTT_min @old_rttmin_ns: re-origin the batch. */
+/*
+ * ccc_cfg_resolve() again, on @c's parameters, where @c holds a resolved
+ * cfg or a zeroed one with its parameters set: the reciprocals of an
+ * unchanged R_l or RTT_min are kept (the cfg is the one
+ * ccc_cfg_resolve() gives), so the glue's refresh once per round divides
+ * nothing while they stay.
+ */
+bool ccc_cfg_refresh(struct ccc_cfg *c, u64 line_bytes_ps, u32 rttmin_ns,
+		     u32 mss, u64 max_pacing);
+
+/*
+ * The cfg was re-resolved, from one with RTT_min @old_rttmin_ns:
+ * re-origin the batch, and have the next ACK report its decision.
+ */
 void ccc_cfg_changed(struct ccc_state *s, u32 old_rttmin_ns,
 		     const struct ccc_cfg *c);
 
@@ -254,8 +358,9 @@ u8 ccc_region(const struct ccc_cfg *c, u32 q_ns, s32 qv, s32 delta);
 
 /*
  * One per-ACK step of Algorithm 1 on the valid sample @s (s->why == 0,
- * c->rttmin_ns != 0): updates @st, fills @d (rate, cwnd, CCC_D_* flags)
- * and, if not NULL, @info.  @round_start: this ACK begins a new
+ * c->rttmin_ns != 0): updates @st, sets @d's CCC_D_* flags and changed,
+ * and its rate and cwnd only when changed (r moved, or CCC_S_REDECIDE),
+ * and, if not NULL, fills @info.  @round_start: this ACK begins a new
  * delivered-based RTT round (the glue's tp->delivered bookkeeping, as
  * BBR's; the paper does not say how it counts RTTs).
  */
@@ -263,13 +368,13 @@ void ccc_on_ack(struct ccc_state *st, const struct ccc_cfg *c,
 		const struct dcc_sample *s, bool round_start,
 		struct dcc_decision *d, struct ccc_ack_info *info);
 
-/* The decision for the current state (rate r, cwnd cap), no flags. */
+/* The decision for the current state (rate r, cwnd cap), no flags, changed. */
 void ccc_decide(const struct ccc_state *st, const struct ccc_cfg *c,
 		struct dcc_decision *d);
 
 /*
- * cwnd cap for rate r: r * (RTT_min + q_B) * gain_pct / 100, bytes (the
- * paper's cap, 5, is r * RTT_min)
+ * cwnd cap for rate r (<= r_max): r * (RTT_min + q_B) * gain_pct / 100,
+ * bytes (the paper's cap, 5, is r * RTT_min)
  */
 u64 ccc_cwnd_bytes(const struct ccc_cfg *c, u64 rate);
 
@@ -279,19 +384,25 @@ u64 ccc_basis_bytes_ps(const struct ccc_state *s, const struct ccc_cfg *c);
 /* rate as a share of R_l, Q16, saturating at 1.0 */
 u32 ccc_share(const struct ccc_cfg *c, u64 rate);
 
-/* under-utilisation margin ut and LSQ batch span, ns (from RTT_min) */
-static inline u32 ccc_ut_ns(const struct ccc_cfg *c)
+/*
+ * The link is busy: q > ut, the under-utilisation margin max(2 us,
+ * ut_pct % of RTT_min) (4.3.4).  floor(x / 100) < q iff x < 100 q, so
+ * the percentage takes no division: RTT_min ut_pct <= 2^30 * 100 < 2^37.
+ */
+static inline bool ccc_busy(const struct ccc_cfg *c, u32 q)
 {
-	/* RTT_min <= 2^30, pct <= 100: < 2^37 before the division */
-	return (u32)max_t(u64, CCC_UT_FLOOR_NS,
-			  div_u64((u64)c->rttmin_ns * c->p->ut_pct, 100));
+	return q > CCC_UT_FLOOR_NS &&
+	       (u64)c->rttmin_ns * c->p->ut_pct < (u64)q * 100;
 }
 
-static inline u32 ccc_span_ns(const struct ccc_cfg *c)
+/*
+ * An LSQ batch spanning @t ns reaches the span max(1, span_pct % of
+ * RTT_min): t >= floor(x / 100) iff 100 (t + 1) > x; t <= 2^36 (2^22
+ * units of 2^k ns, k <= 14), RTT_min span_pct < 2^39.
+ */
+static inline bool ccc_span_reached(const struct ccc_cfg *c, u64 t)
 {
-	/* <= 4 RTT_min < 2^32 */
-	return (u32)max_t(u64, 1,
-			  div_u64((u64)c->rttmin_ns * c->p->span_pct, 100));
+	return t && 100 * (t + 1) > (u64)c->rttmin_ns * c->p->span_pct;
 }
 
 /* k of struct ccc_state's LSQ units (2^k ns) */
@@ -303,9 +414,10 @@ static inline u8 ccc_lsq_shift_of(u32 rttmin_ns, u32 qb_ns)
 	return k > 0 ? (u8)k : 0;
 }
 
+/* k of the cfg (ccc_cfg_resolve() packs ccc_lsq_shift_of(): <= 14) */
 static inline u8 ccc_lsq_shift(const struct ccc_cfg *c)
 {
-	return ccc_lsq_shift_of(c->rttmin_ns, c->p->qb_ns);
+	return (c->rmax_pk >> CCC_PK_K_SHIFT) & 15;
 }
 
 #endif /* _DCC_CCC_H */

@@ -104,6 +104,8 @@
 #include <linux/inet_diag.h>
 #include "dcc/dcc.h"
 #include "dcc/ccc.h"
+/* the law, in this object: its per-ACK step, ccc_ack(), inlines below */
+#include "ccc_law.c"
 
 #define CREATE_TRACE_POINTS
 #include "ccc_trace.h"
@@ -279,9 +281,10 @@ static void ccc_resolve(struct sock *sk, struct ccc *ca,
 	if (!base)
 		base = rtt_ns;
 	if (!line)
-		line = max(ca->cfg.line_bytes_ps, ccc_line_shared(sk, sn, rs));
-	ccc_cfg_resolve(&ca->cfg, &sn->p, line, base,
-			tcp_sk(sk)->mss_cache, READ_ONCE(sk->sk_max_pacing_rate));
+		line = max_t(u64, ccc_line(&ca->cfg), ccc_line_shared(sk, sn, rs));
+	/* once per round: no division while R_l and RTT_min stay */
+	ccc_cfg_refresh(&ca->cfg, line, base, tcp_sk(sk)->mss_cache,
+			READ_ONCE(sk->sk_max_pacing_rate));
 	ccc_cfg_changed(&ca->st, old, &ca->cfg);
 }
 
@@ -294,6 +297,45 @@ static void ccc_apply(struct sock *sk, const struct ccc *ca,
 	if (!ca->cfg.rttmin_ns)
 		cwnd = (u64)TCP_INIT_CWND * tcp_sk(sk)->mss_cache;
 	dcc_apply_bounded(sk, d->rate_bytes_ps, cwnd);
+}
+
+/*
+ * A changed decision of the law with no loss bound in force: what
+ * dcc_apply() would do, without its division.  r moves on most ACKs by
+ * a small step, so the window in packets (dcc_cwnd_pkts(): ceil(cwnd /
+ * mss) within [DCC_MIN_CWND, min(snd_cwnd_clamp, DCC_MAX_CWND)]) stays
+ * snd_cwnd or moves by one packet: both are a multiply and compares
+ * against snd_cwnd, and only a longer move (or a snd_cwnd the stack left
+ * outside those bounds) takes dcc_apply()'s division.  The pacing rate
+ * is a store, clamped as dcc_apply() clamps it.  cw <= 2^30, mss < 2^32:
+ * (cw + 1) mss < 2^63.
+ */
+static __always_inline void ccc_apply_changed(struct sock *sk,
+					      const struct dcc_decision *d)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 mss = max_t(u32, tp->mss_cache, 1), cw = tcp_snd_cwnd(tp);
+	u32 lim = min_t(u32, tp->snd_cwnd_clamp, DCC_MAX_CWND);
+	u64 b = d->cwnd_bytes, top = (u64)cw * mss;
+
+	if (cw < DCC_MIN_CWND || cw > lim)
+		goto slow;
+	if (b > top) {
+		if (b > top + mss || cw == lim)
+			goto slow;
+		tcp_snd_cwnd_set(tp, cw + 1);
+	} else if (cw > DCC_MIN_CWND && b <= top - mss) {
+		/* to DCC_MIN_CWND from one above it: any smaller window */
+		if (b <= top - 2 * (u64)mss && cw > DCC_MIN_CWND + 1)
+			goto slow;
+		tcp_snd_cwnd_set(tp, cw - 1);
+	}
+	WRITE_ONCE(sk->sk_pacing_rate,
+		   (unsigned long)clamp_t(u64, d->rate_bytes_ps, mss,
+					  READ_ONCE(sk->sk_max_pacing_rate)));
+	return;
+slow:
+	dcc_apply(sk, d->rate_bytes_ps, d->cwnd_bytes);
 }
 
 static void ccc_init(struct sock *sk)
@@ -314,7 +356,7 @@ static void ccc_init(struct sock *sk)
 		r0 = div_u64((u64)TCP_INIT_CWND * tp->mss_cache * NSEC_PER_SEC,
 			     ca->cfg.rttmin_ns);
 	else
-		r0 = ca->cfg.line_bytes_ps;	/* line rate, as in 3.1 */
+		r0 = ccc_line(&ca->cfg);	/* line rate, as in 3.1 */
 	ccc_state_init(&ca->st, &ca->cfg, r0);
 
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;	/* no slow start */
@@ -333,22 +375,78 @@ static void ccc_release(struct sock *sk)
 	ca->flags &= ~CCC_F_INITED;
 }
 
+/*
+ * Apply what ccc_on_ack() decided.  snd_cwnd and sk_pacing_rate hold the
+ * decision in force, so an unchanged one needs nothing, unless the loss
+ * bound holds the window: then it is re-applied through the bound on
+ * every ACK.  The stack moves them under a cong_control module only
+ * there (tcp_enter_loss: state Loss; recovery and CWR: ssthresh, so a
+ * bound; undo: ccc_undo_cwnd, which asks for a re-decision), when an
+ * MTU probe succeeds (tcp_mtup_probe_success() rescales snd_cwnd to the
+ * new MSS) and when SO_MAX_PACING_RATE lowers sk_pacing_rate: those wait
+ * for the next changed decision, at the latest the first ACK of the next
+ * round (ccc_cfg_changed()).
+ */
+static __always_inline void ccc_apply_ack(struct sock *sk, struct ccc *ca,
+					  struct dcc_decision *d, bool bound)
+{
+	u32 flags = d->flags;
+
+	if (bound) {
+		if (!d->changed) {
+			ccc_decide(&ca->st, &ca->cfg, d);
+			d->flags = flags;
+		}
+		ccc_apply(sk, ca, d);
+	} else if (d->changed) {
+		ccc_apply_changed(sk, d);
+	}
+}
+
+/*
+ * One ACK with the law's telemetry for the tracepoint: out of line, so
+ * that the ACK path without it keeps no ccc_ack_info (which the kernel's
+ * stack auto-initialisation would zero on every ACK).
+ */
+static noinline void ccc_ack_traced(struct sock *sk, struct ccc *ca,
+				    const struct dcc_sample *s, bool round_start,
+				    struct dcc_decision *d, bool bound)
+{
+	struct ccc_ack_info i;
+
+	ccc_on_ack(&ca->st, &ca->cfg, s, round_start, d, &i);
+	ccc_apply_ack(sk, ca, d, bound);
+	trace_ccc_ack(sk, i.q_ns / NSEC_PER_USEC, ca->st.qv, i.delta,
+		      i.region, i.f, i.rho, i.step, ca->st.rate,
+		      ca->st.basis, ca->st.n_ai, tcp_snd_cwnd(tcp_sk(sk)));
+}
+
 static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct ccc *ca = inet_csk_ca(sk);
-	struct ccc_ack_info i;
-	struct dcc_decision d;
-	struct dcc_sample s;
-	bool round_start;
+	/* filled before they are read: no auto-initialisation per ACK */
+	struct dcc_decision d __uninitialized;
+	struct dcc_sample s __uninitialized;
+	bool round_start, bound;
 
 	if (unlikely(!(ca->flags & CCC_F_INITED)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
-	dcc_loss_ack(sk, rs);	/* dcc.h: loss bound */
+	/*
+	 * dcc_loss_ack(), its test kept for this ACK: nothing before the
+	 * decision is applied sets or lifts a bound (__dcc_loss_ack() only
+	 * raises one), so it still holds when the decision is applied
+	 */
+	bound = dcc_loss_bound_active(sk);
+	if (bound)
+		__dcc_loss_ack(sk, rs);
 
 	if (!dcc_sample_get(sk, rs, &s, 0)) {
-		ccc_decide(&ca->st, &ca->cfg, &d);
-		ccc_apply(sk, ca, &d);
+		/* no law step: the decision in force stands, bound or not */
+		if (bound) {
+			ccc_decide(&ca->st, &ca->cfg, &d);
+			ccc_apply(sk, ca, &d);
+		}
 		return;
 	}
 	if (unlikely(!ca->cfg.rttmin_ns))	/* the first RTT sample */
@@ -359,11 +457,12 @@ static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	if (round_start)
 		ca->round_end = tp->delivered;
 
-	ccc_on_ack(&ca->st, &ca->cfg, &s, round_start, &d, &i);
-	ccc_apply(sk, ca, &d);
-	trace_ccc_ack(sk, i.q_ns / NSEC_PER_USEC, ca->st.qv, i.delta, i.region,
-		      i.f, i.rho, i.step, ca->st.rate, ca->st.basis,
-		      ca->st.n_ai, tcp_snd_cwnd(tp));
+	if (trace_ccc_ack_enabled()) {
+		ccc_ack_traced(sk, ca, &s, round_start, &d, bound);
+	} else {
+		ccc_ack(&ca->st, &ca->cfg, &s, round_start, &d, NULL);
+		ccc_apply_ack(sk, ca, &d, bound);
+	}
 	if (d.flags & CCC_D_NEW_ROUND)	/* once per RTT: shared inputs */
 		ccc_resolve(sk, ca, rs, 0);
 }
@@ -379,6 +478,7 @@ static void ccc_set_state(struct sock *sk, u8 new_state)
 				     U16_MAX);
 	ca->flags |= CCC_F_SAVED;
 	ca->st.rate = max_t(u64, ca->cfg.r_min, ca->st.rate / 2);
+	ca->st.flags |= CCC_S_REDECIDE;	/* r moved outside the law */
 	ccc_state_forget(&ca->st);
 }
 
@@ -413,8 +513,9 @@ static u32 ccc_undo_cwnd(struct sock *sk)
 
 	if ((ca->flags & (CCC_F_INITED | CCC_F_SAVED)) ==
 	    (CCC_F_INITED | CCC_F_SAVED)) {	/* the RTO was spurious */
-		ca->st.rate = clamp_t(u64, (c->line_bytes_ps * ca->saved_share) >> CCC_Q,
-				      c->r_min, c->r_max);
+		ca->st.rate = clamp_t(u64, (ccc_line(c) * ca->saved_share) >> CCC_Q,
+				      c->r_min, ccc_rmax(c));
+		ca->st.flags |= CCC_S_REDECIDE;	/* r moved outside the law */
 		ca->flags &= ~CCC_F_SAVED;
 	}
 	return tcp_snd_cwnd(tcp_sk(sk));

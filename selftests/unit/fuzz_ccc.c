@@ -19,11 +19,15 @@
  * Checked after every event (abort on failure): r in [r_min, r_max] and
  * r_min <= r_max <= R_l <= 800 Gbit/s; S <= 1.0 of R_l; q_v in [-1, 16];
  * the S records, v_ai exponent, region and LSQ batch inside their ranges;
- * per decision: rate = r, cwnd the exact r (RTT_min + q_B) gain; q = RTT
- * - RTT_min, rho and Irr/R_l in [0, 1], f a bit, |u(k)| <= 2 r_max,
- * delta-hat below eq. 10's bound (3 - q_v), Itv the sample clock's
- * difference.  UBSan and ASan catch overflow, division by zero and stray
- * accesses.
+ * the decision in force (the last one reported changed: the glue applies
+ * no other) is rate = r and cwnd the exact r (RTT_min + q_B) gain of the
+ * cfg the law ran with, i.e. a decision reported unchanged was unchanged;
+ * q = RTT - RTT_min, f a bit, |u(k)| <= 2 r_max, delta-hat below eq.
+ * 10's bound (3 - q_v), Itv the sample clock's difference.  The law
+ * divides by q_B, RTT_min and R_l through reciprocals: rho, Irr/R_l,
+ * delta-hat (dcc_log2_q16), the share of R_l and the analytical step of
+ * A^i are checked equal to the quotients a division gives.  UBSan and
+ * ASan catch overflow, division by zero and stray accesses.
  */
 #include <string.h>
 
@@ -55,6 +59,7 @@ struct sock_model {
 	u64 last_rx_ns;		/* the previous valid sample's rx_ns */
 	bool have_prev;
 	struct ccc_cfg law_c;	/* the cfg of the last call into the law */
+	struct dcc_decision dk;	/* the decision in force */
 };
 
 static u64 line_est_bps;	/* host-wide estimate (dcc_shared_line_rate) */
@@ -99,6 +104,7 @@ static void resolve(struct sock_model *ca, u32 delivered, u32 interval_us,
 {
 	u32 old = ca->cfg.rttmin_ns, base = sn.base_rtt_ns;
 	u64 line = sn.line_bytes_ps, rate = 0;
+	struct ccc_cfg fresh;
 	bool ok;
 
 	if (!base)	/* dcc_auto_base_rtt_us(): tcp_min_rtt() */
@@ -112,10 +118,23 @@ static void resolve(struct sock_model *ca, u32 delivered, u32 interval_us,
 			rate = min_t(u64, rate, DCC_RATE_MAX_BPS);
 			rate += rate / 4;
 		}
-		line = max(ca->cfg.line_bytes_ps, line_shared(rate));
+		line = max(ccc_line(&ca->cfg), line_shared(rate));
 	}
-	ok = ccc_cfg_resolve(&ca->cfg, &sn.p, line, base, ca->mss, ca->max_pacing);
+	/* the glue refreshes; the cfg is the one a fresh resolve gives */
+	ok = ccc_cfg_refresh(&ca->cfg, line, base, ca->mss, ca->max_pacing);
 	FUZZ_ASSERT(ok == (ca->cfg.rttmin_ns != 0), "resolve %d", ok);
+	FUZZ_ASSERT(ccc_cfg_resolve(&fresh, &sn.p, line, base, ca->mss,
+				    ca->max_pacing) == ok &&
+		    !memcmp(&fresh, &ca->cfg, sizeof(fresh)),
+		    "refreshed cfg differs: R_l %llu RTT_min %u",
+		    (unsigned long long)line, base);
+	/* r_min by division, as the law had it before it had reciprocals */
+	FUZZ_ASSERT(ca->cfg.r_min ==
+		    min_t(u64, min(max_t(u64, ccc_line(&ca->cfg) >> 10,
+					 (u64)2 * max_t(u32, ca->mss, 1) * DCC_NSEC_PER_SEC /
+					 max_t(u32, ca->cfg.rttmin_ns, 1)),
+				   ccc_rmax(&ca->cfg)), U32_MAX),
+		    "r_min %u", ca->cfg.r_min);
 	ccc_cfg_changed(&ca->st, old, &ca->cfg);
 }
 
@@ -134,9 +153,10 @@ static void sock_init(struct sock_model *ca, u32 mss, u64 max_pacing,
 	if (sn.start_mode == 1 && ca->cfg.rttmin_ns)
 		r0 = div_u64((u64)10 * mss * DCC_NSEC_PER_SEC, ca->cfg.rttmin_ns);
 	else
-		r0 = ca->cfg.line_bytes_ps;
+		r0 = ccc_line(&ca->cfg);
 	ccc_state_init(&ca->st, &ca->cfg, r0);
 	ca->law_c = ca->cfg;
+	ccc_decide(&ca->st, &ca->cfg, &ca->dk);	/* ccc_init() applies it */
 }
 
 /* ---- the checks -------------------------------------------------------- */
@@ -146,22 +166,27 @@ static void check_state(const struct sock_model *ca)
 	const struct ccc_state *s = &ca->st;
 	const struct ccc_cfg *c = &ca->cfg;
 
-	FUZZ_ASSERT(c->line_bytes_ps >= DCC_MBPS_TO_BPS && c->line_bytes_ps <= DCC_RATE_MAX_BPS,
-		    "R_l %llu", (unsigned long long)c->line_bytes_ps);
-	FUZZ_ASSERT(c->r_min <= c->r_max && c->r_max <= c->line_bytes_ps,
+	FUZZ_ASSERT(ccc_line(c) >= DCC_MBPS_TO_BPS && ccc_line(c) <= DCC_RATE_MAX_BPS,
+		    "R_l %llu", (unsigned long long)ccc_line(c));
+	FUZZ_ASSERT(c->r_min <= ccc_rmax(c) && ccc_rmax(c) <= ccc_line(c),
 		    "r_min %u r_max %llu R_l %llu", c->r_min,
-		    (unsigned long long)c->r_max, (unsigned long long)c->line_bytes_ps);
+		    (unsigned long long)ccc_rmax(c), (unsigned long long)ccc_line(c));
 	FUZZ_ASSERT(c->rttmin_ns <= CCC_RTT_MAX_NS, "RTT_min %u", c->rttmin_ns);
 	/*
 	 * r is kept inside the bounds of the cfg it was last computed with:
 	 * a new R_l estimate or a lower RTT_min raises r_min at once, and r
 	 * follows on the next valid ACK (or RTO), not before.
 	 */
-	FUZZ_ASSERT(s->rate >= ca->law_c.r_min && s->rate <= ca->law_c.r_max,
+	FUZZ_ASSERT(s->rate >= ca->law_c.r_min && s->rate <= ccc_rmax(&ca->law_c),
 		    "r %llu outside [%u, %llu]", (unsigned long long)s->rate,
-		    ca->law_c.r_min, (unsigned long long)ca->law_c.r_max);
-	FUZZ_ASSERT(s->rate <= c->r_max, "r %llu above r_max %llu",
-		    (unsigned long long)s->rate, (unsigned long long)c->r_max);
+		    ca->law_c.r_min, (unsigned long long)ccc_rmax(&ca->law_c));
+	FUZZ_ASSERT(s->rate <= ccc_rmax(c), "r %llu above r_max %llu",
+		    (unsigned long long)s->rate, (unsigned long long)ccc_rmax(c));
+	/* the share of R_l by reciprocal: the quotient a division gives */
+	FUZZ_ASSERT(ccc_share(c, s->rate) ==
+		    min_t(u64, (s->rate << CCC_Q) / ccc_line(c), CCC_SHARE_ONE),
+		    "share %u of r %llu, R_l %llu", ccc_share(c, s->rate),
+		    (unsigned long long)s->rate, (unsigned long long)ccc_line(c));
 	FUZZ_ASSERT(s->basis <= CCC_SHARE_ONE, "S %u above R_l", s->basis);
 	FUZZ_ASSERT(s->qv >= -CCC_ONE && s->qv <= CCC_QV_MAX * CCC_ONE,
 		    "q_v %d", s->qv);
@@ -172,34 +197,78 @@ static void check_state(const struct sock_model *ca)
 	FUZZ_ASSERT(s->lsq_n <= CCC_LSQ_N_MAX, "lsq_n %u", s->lsq_n);
 }
 
+/* delta-hat at @q (eq. 5 with eq. 10's log2, floored at q_B / 64) */
+static s32 ref_delta(const struct ccc_cfg *c, u32 q, s32 qv)
+{
+	s32 l2q = (s32)max(dcc_log2_q16(q), c->p->l2floor);
+
+	return ((s32)c->p->l2qb - l2q) / 2 - qv;
+}
+
+/*
+ * The analytical step of A^i (eq. 8) by division: delta-hat at q + Itv
+ * q_v (Itv per packet, at most RTT_min) times M / RTT_min, at most r_max.
+ * @qv: q_v of the step (the law's after this ACK's batch).
+ */
+static s64 ref_analytical(const struct ccc_cfg *c, const struct dcc_sample *a,
+			  u32 q, u32 itv, s32 qv)
+{
+	u32 itv_pkt = min(itv / max_t(u32, a->acked, 1), c->rttmin_ns);
+	s64 qp = (s64)q + (((s64)itv_pkt * qv) >> CCC_Q);
+	s32 dp = ref_delta(c, (u32)clamp_t(s64, qp, 0, U32_MAX), qv);
+	fz_u128 mag;
+
+	if (dp <= 0)
+		return 0;
+	mag = (fz_u128)((u64)dp * a->acked_bytes) * DCC_NSEC_PER_SEC /
+	      ((u64)c->rttmin_ns << CCC_Q);
+	return (s64)min_t(fz_u128, mag, ccc_rmax(c));
+}
+
 static void check_decision(const struct sock_model *ca, const struct dcc_sample *a,
 			   const struct dcc_decision *d, const struct ccc_ack_info *i,
 			   bool round_start, u64 itv)
 {
 	const struct ccc_cfg *c = &ca->law_c;
+	const struct dcc_decision *k = &ca->dk;
 	u32 q = a->rtt_ns > c->rttmin_ns ? a->rtt_ns - c->rttmin_ns : 0;
+	u32 qb = c->p->qb_ns;
 	s64 mag = i->step < 0 ? -i->step : i->step;
 	fz_u128 want;
 
 	FUZZ_ASSERT(i->q_ns == q, "q %u want %u", i->q_ns, q);
 	FUZZ_ASSERT(i->itv_ns == (u32)itv, "Itv %u want %llu", i->itv_ns,
 		    (unsigned long long)itv);
-	FUZZ_ASSERT(i->rho <= CCC_ONE && i->irr_frac <= CCC_ONE,
-		    "rho %u Irr/R_l %u", i->rho, i->irr_frac);
+	/* rho, Irr/R_l, delta-hat: what a division and dcc_log2_q16 give */
+	FUZZ_ASSERT(i->rho == (itv >= c->rttmin_ns ? CCC_ONE :
+			       ((u64)itv << CCC_Q) / c->rttmin_ns),
+		    "rho %u, Itv %llu RTT_min %u", i->rho,
+		    (unsigned long long)itv, c->rttmin_ns);
+	FUZZ_ASSERT(i->irr_frac == (q >= qb ? 0 : CCC_ONE - ((u64)q << CCC_Q) / qb),
+		    "Irr/R_l %u, q %u q_B %u", i->irr_frac, q, qb);
+	FUZZ_ASSERT(i->delta == ref_delta(c, q, ca->st.qv), "delta %d want %d",
+		    i->delta, ref_delta(c, q, ca->st.qv));
 	FUZZ_ASSERT(i->f <= 1 && i->region < CCC_NREGIONS, "f %u region %u",
 		    i->f, i->region);
-	FUZZ_ASSERT((u64)mag <= 2 * c->r_max, "step %lld, r_max %llu",
-		    (long long)i->step, (unsigned long long)c->r_max);
+	FUZZ_ASSERT((u64)mag <= 2 * ccc_rmax(c), "step %lld, r_max %llu",
+		    (long long)i->step, (unsigned long long)ccc_rmax(c));
+	if (i->region == CCC_AI)
+		FUZZ_ASSERT(i->step == ref_analytical(c, a, q, (u32)itv, ca->st.qv),
+			    "A^i step %lld want %lld", (long long)i->step,
+			    (long long)ref_analytical(c, a, q, (u32)itv, ca->st.qv));
 	/* log2(q_B / max(q, q_B/64)) <= 6 exactly (log-domain floor) */
 	FUZZ_ASSERT(i->delta <= 3 * CCC_ONE - ca->st.qv + 1 &&
 		    i->delta > -(32 * CCC_ONE), "delta %d q_v %d", i->delta, ca->st.qv);
-	FUZZ_ASSERT(d->rate_bytes_ps == ca->st.rate, "decision rate");
 	FUZZ_ASSERT(!!(d->flags & CCC_D_NEW_ROUND) == round_start, "flags %x", d->flags);
+	/* the decision in force is r's, on the cfg the law ran with */
+	FUZZ_ASSERT(k->rate_bytes_ps == ca->st.rate, "decision rate %llu, r %llu",
+		    (unsigned long long)k->rate_bytes_ps,
+		    (unsigned long long)ca->st.rate);
 	want = (fz_u128)ca->st.rate *
 	       ((u64)c->rttmin_ns + (c->p->cwnd_qb ? c->p->qb_ns : 0)) / DCC_NSEC_PER_SEC;
 	want = want * c->p->cwnd_gain_pct / 100;
-	FUZZ_ASSERT(d->cwnd_bytes == (u64)want, "cwnd %llu want %llu",
-		    (unsigned long long)d->cwnd_bytes, (unsigned long long)want);
+	FUZZ_ASSERT(k->cwnd_bytes == (u64)want, "cwnd %llu want %llu",
+		    (unsigned long long)k->cwnd_bytes, (unsigned long long)want);
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -253,6 +322,8 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 	ca->have_prev = true;
 	ca->law_c = ca->cfg;
 	ccc_on_ack(&ca->st, &ca->cfg, &a, round_start, &d, &info);
+	if (d.changed)
+		ca->dk = d;	/* the glue applies it */
 	check_decision(ca, &a, &d, &info, round_start, itv);
 	if (d.flags & CCC_D_NEW_ROUND)
 		resolve(ca, delivered, interval, 0);
@@ -270,6 +341,7 @@ static void on_rto(struct sock_model *ca)
 	ca->saved_share = (u16)min_t(u32, ccc_share(&ca->cfg, ca->st.rate), 65535);
 	ca->saved = true;
 	ca->st.rate = max_t(u64, ca->cfg.r_min, ca->st.rate / 2);
+	ca->st.flags |= CCC_S_REDECIDE;
 	ca->law_c = ca->cfg;
 	forget(ca);
 }
@@ -280,8 +352,9 @@ static void on_undo(struct sock_model *ca)
 
 	if (!ca->saved)
 		return;
-	ca->st.rate = clamp_t(u64, (c->line_bytes_ps * ca->saved_share) >> CCC_Q,
-			      c->r_min, c->r_max);
+	ca->st.rate = clamp_t(u64, (ccc_line(c) * ca->saved_share) >> CCC_Q,
+			      c->r_min, ccc_rmax(c));
+	ca->st.flags |= CCC_S_REDECIDE;
 	ca->law_c = ca->cfg;
 	ca->saved = false;
 }

@@ -143,7 +143,7 @@ static void ccc_flow_resolve(struct ccc_flow *f, u32 rtt_ns)
 	}
 	if (!base)
 		base = rtt_ns;
-	ccc_cfg_resolve(&f->cfg, &f->h->p, f->h->line, base, MSS, U64_MAX);
+	ccc_cfg_refresh(&f->cfg, f->h->line, base, MSS, U64_MAX);
 	ccc_cfg_changed(&f->st, old, &f->cfg);
 }
 
@@ -187,8 +187,7 @@ static void ccc_flow_on_ack(void *cc, const struct dcc_sample *s0,
 
 	f->delivered += s.acked;
 	if (s.why) {		/* dcc_sample_get() false: no law step */
-		ccc_decide(&f->st, &f->cfg, d);
-		ccc_flow_apply(f, d);
+		d->changed = false;	/* the decision in force stands */
 		return;
 	}
 	/*
@@ -219,7 +218,8 @@ static void ccc_flow_on_ack(void *cc, const struct dcc_sample *s0,
 	if (round_start)
 		f->round_end = f->delivered;
 	ccc_on_ack(&f->st, &f->cfg, &s, round_start, d, &i);
-	ccc_flow_apply(f, d);
+	if (d->changed)		/* the glue applies only a changed one */
+		ccc_flow_apply(f, d);
 	if (d->flags & CCC_D_NEW_ROUND)	/* once per RTT: shared inputs */
 		ccc_flow_resolve(f, 0);
 	f->regions[i.region]++;
@@ -467,6 +467,68 @@ static void test_stretch_ack(void)
 	tap_end();
 }
 
+/*
+ * The A^i step (eq. 8) for ACKs of 1..70 packets and any Itv, against
+ * the same formula with divisions: the law divides Itv by the packet
+ * count through a table of reciprocals (up to 63) and dp M 1e9 by
+ * RTT_min 2^16 through RTT_min's 23-bit reciprocal.
+ */
+static void test_analytical_exact(void)
+{
+	struct ccc_params p;
+	struct ccc_cfg c;
+	struct rng rs = { .rng = 7 };
+	const u32 rtts_us[] = { 10000, 37, 999983 };
+
+	tap_begin("A^i step: exact for 1..70 packets per ACK, any Itv, RTT_min 37 us..1 s");
+	for (unsigned j = 0; j < 3; j++) {
+		u32 rtt = rtts_us[j], qb = rtt / 2 ? rtt / 2 : 1;
+
+		cfg_init(&c, &p, 3125000000ULL, rtt, qb);
+		for (u32 a = 1; a <= 70; a++) {
+			for (int k = 0; k < 300; k++) {
+				struct ccc_state st;
+				struct ccc_ack_info i;
+				struct dcc_decision d;
+				u64 rx = 1000000000000ULL + rnd(&rs) % 1000000;
+				/* Itv per packet mostly below RTT_min (no cap) */
+				u32 itv = 1 + (u32)(rnd(&rs) % min_t(u64, 3000000000ULL,
+								     (u64)a * rtt * 1100));
+				u32 q = qb * 1000 + (u32)(rnd(&rs) % (qb * 2000ULL + 1));
+				struct dcc_sample ack = {
+					.rx_ns = rx, .rtt_ns = rtt * 1000 + q,
+					.tx_ns = rx - (rtt * 1000 + q), .acked = a,
+					.acked_bytes = a * MSS, .mss = MSS,
+				};
+				u32 itv_pkt = min(itv / a, c.rttmin_ns);
+				s64 qp;
+				s32 qv = -(s32)(rnd(&rs) % CCC_ONE), dp, l2;
+				unsigned __int128 want;
+
+				ccc_state_init(&st, &c, 1000000);
+				st.qv = qv;
+				st.flags |= CCC_S_QV_VALID | CCC_S_HAVE_PREV;
+				st.last_rx = (u32)(rx - itv);
+				ccc_on_ack(&st, &c, &ack, false, &d, &i);
+				if (i.region != CCC_AI)
+					continue;	/* delta <= 0 at this q_v */
+				qp = (s64)q + (((s64)itv_pkt * qv) >> CCC_Q);
+				qp = qp < 0 ? 0 : qp;
+				l2 = (s32)max(dcc_log2_q16((u64)qp), p.l2floor);
+				dp = ((s32)p.l2qb - l2) / 2 - qv;
+				want = dp <= 0 ? 0 :
+				       (unsigned __int128)((u64)dp * ack.acked_bytes) *
+				       DCC_NSEC_PER_SEC / ((u64)c.rttmin_ns << CCC_Q);
+				if (want > ccc_rmax(&c))
+					want = ccc_rmax(&c);
+				CHECK(i.step == (s64)want, "RTT_min %u us, %u pkts, Itv %u: step %lld want %lld",
+				      rtt, a, itv, (long long)i.step, (long long)want);
+			}
+		}
+	}
+	tap_end();
+}
+
 /* the extremes of the dcc range: no overflow (UBSan), r stays in bounds */
 static void test_extremes(void)
 {
@@ -486,6 +548,7 @@ static void test_extremes(void)
 
 			cfg_init(&c, &p, rates[i], rtts[j], qb);
 			ccc_state_init(&s, &c, rates[i]);
+			ccc_decide(&s, &c, &d);	/* the decision in force */
 			for (int k = 0; k < 20000; k++) {
 				u32 pkts = (u32)(rnd(&rs) % 64);
 				struct dcc_sample a = {
@@ -495,6 +558,7 @@ static void test_extremes(void)
 					.mss = MSS,
 					.app_limited = rnd(&rs) & 1,
 				};
+				struct dcc_decision dk;
 
 				/* any gap: 0 .. 2^(0..40) ns */
 				now += rnd(&rs) % (1ULL << (rnd(&rs) % 41));
@@ -503,8 +567,10 @@ static void test_extremes(void)
 					a.rtt_ns = rtts[j] * 1000 +
 						   (u32)(rnd(&rs) % (8ULL * qb * 1000 + 1));
 				a.tx_ns = a.rx_ns - a.rtt_ns;
-				ccc_on_ack(&s, &c, &a, rnd(&rs) & 1, &d, NULL);
-				CHECK(s.rate >= c.r_min && s.rate <= c.r_max,
+				ccc_on_ack(&s, &c, &a, rnd(&rs) & 1, &dk, NULL);
+				if (dk.changed)
+					d = dk;
+				CHECK(s.rate >= c.r_min && s.rate <= ccc_rmax(&c),
 				      "R_l=%llu rtt=%u r=%llu", (unsigned long long)rates[i],
 				      rtts[j], (unsigned long long)s.rate);
 				CHECK(d.rate_bytes_ps == s.rate &&
@@ -516,8 +582,8 @@ static void test_extremes(void)
 			p255.cwnd_gain_pct = 255;
 			c255 = c;
 			c255.p = &p255;
-			CHECK(ccc_cwnd_bytes(&c255, c.r_max) <=
-			      (c.r_max * 3 * ((u64)rtts[j] + qb)) / 1000000 + 1, "cwnd");
+			CHECK(ccc_cwnd_bytes(&c255, ccc_rmax(&c)) <=
+			      (ccc_rmax(&c) * 3 * ((u64)rtts[j] + qb)) / 1000000 + 1, "cwnd");
 		}
 	}
 	tap_end();
@@ -828,6 +894,7 @@ int main(void)
 	tap_header();
 	test_delta_regions();
 	test_stretch_ack();
+	test_analytical_exact();
 	test_extremes();
 	test_lone_flow(0, 0, true);
 	test_lone_flow(300, 0, true);
