@@ -378,8 +378,10 @@ static void ccc_release(struct sock *sk)
 /*
  * Apply what ccc_on_ack() decided.  snd_cwnd and sk_pacing_rate hold the
  * decision in force, so an unchanged one needs nothing, unless the loss
- * bound holds the window: then it is re-applied through the bound on
- * every ACK.  The stack moves them under a cong_control module only
+ * bound moves the window on this ACK (@hold, dcc_loss_ack()): then it is
+ * re-applied through the bound; a changed one goes through the bound
+ * while one is in force (@bound).  The stack moves them under a
+ * cong_control module only
  * there (tcp_enter_loss: state Loss; recovery and CWR: ssthresh, so a
  * bound; undo: ccc_undo_cwnd, which asks for a re-decision), when an
  * MTU probe succeeds (tcp_mtup_probe_success() rescales snd_cwnd to the
@@ -388,18 +390,20 @@ static void ccc_release(struct sock *sk)
  * round (ccc_cfg_changed()).
  */
 static __always_inline void ccc_apply_ack(struct sock *sk, struct ccc *ca,
-					  struct dcc_decision *d, bool bound)
+					  struct dcc_decision *d, bool bound,
+					  bool hold)
 {
 	u32 flags = d->flags;
 
-	if (bound) {
-		if (!d->changed) {
-			ccc_decide(&ca->st, &ca->cfg, d);
-			d->flags = flags;
-		}
+	if (d->changed) {
+		if (bound)
+			ccc_apply(sk, ca, d);
+		else
+			ccc_apply_changed(sk, d);
+	} else if (hold) {
+		ccc_decide(&ca->st, &ca->cfg, d);
+		d->flags = flags;
 		ccc_apply(sk, ca, d);
-	} else if (d->changed) {
-		ccc_apply_changed(sk, d);
 	}
 }
 
@@ -410,12 +414,12 @@ static __always_inline void ccc_apply_ack(struct sock *sk, struct ccc *ca,
  */
 static noinline void ccc_ack_traced(struct sock *sk, struct ccc *ca,
 				    const struct dcc_sample *s, bool round_start,
-				    struct dcc_decision *d, bool bound)
+				    struct dcc_decision *d, bool bound, bool hold)
 {
 	struct ccc_ack_info i;
 
 	ccc_on_ack(&ca->st, &ca->cfg, s, round_start, d, &i);
-	ccc_apply_ack(sk, ca, d, bound);
+	ccc_apply_ack(sk, ca, d, bound, hold);
 	trace_ccc_ack(sk, i.q_ns / NSEC_PER_USEC, ca->st.qv, i.delta,
 		      i.region, i.f, i.rho, i.step, ca->st.rate,
 		      ca->st.basis, ca->st.n_ai, tcp_snd_cwnd(tcp_sk(sk)));
@@ -428,7 +432,7 @@ static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	/* filled before they are read: no auto-initialisation per ACK */
 	struct dcc_decision d __uninitialized;
 	struct dcc_sample s __uninitialized;
-	bool round_start, bound;
+	bool round_start, bound, hold = false;
 
 	if (unlikely(!(ca->flags & CCC_F_INITED)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
@@ -439,11 +443,11 @@ static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	 */
 	bound = dcc_loss_bound_active(sk);
 	if (bound)
-		__dcc_loss_ack(sk, rs);
+		hold = __dcc_loss_ack(sk, rs);
 
 	if (!dcc_sample_get(sk, rs, &s, 0)) {
 		/* no law step: the decision in force stands, bound or not */
-		if (bound) {
+		if (hold) {
 			ccc_decide(&ca->st, &ca->cfg, &d);
 			ccc_apply(sk, ca, &d);
 		}
@@ -458,10 +462,10 @@ static void ccc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 		ca->round_end = tp->delivered;
 
 	if (trace_ccc_ack_enabled()) {
-		ccc_ack_traced(sk, ca, &s, round_start, &d, bound);
+		ccc_ack_traced(sk, ca, &s, round_start, &d, bound, hold);
 	} else {
 		ccc_ack(&ca->st, &ca->cfg, &s, round_start, &d, NULL);
-		ccc_apply_ack(sk, ca, &d, bound);
+		ccc_apply_ack(sk, ca, &d, bound, hold);
 	}
 	if (d.flags & CCC_D_NEW_ROUND)	/* once per RTT: shared inputs */
 		ccc_resolve(sk, ca, rs, 0);
