@@ -96,7 +96,18 @@ enum timely_branch {
 	TIMELY_BR_INC = 3,	/* TIMELY, g <= 0: rate += delta (x5 in HAI) */
 	TIMELY_BR_DEC = 4,	/* TIMELY, g > 0: rate *= 1 - beta g */
 	TIMELY_BR_BLEND = 5,	/* patched/SQCC: delta(1-w) + rate(1 - beta err w) */
+	TIMELY_BR_REGAIN = 6,	/* after a loss cut, an empty queue: rate
+				 * doubles towards 7/8 of the pre-loss rate
+				 */
 };
+
+/*
+ * The regain after a loss cut (loss_regain, not in the papers: their
+ * fabric is lossless): its target is the rate before the cut less
+ * 1/2^TIMELY_REGAIN_SHIFT of it (that rate overflowed the buffer), and it
+ * doubles only on a completion whose delay is below T_low / 2.
+ */
+#define TIMELY_REGAIN_SHIFT 3
 
 /* Where SQCC's incast degree N comes from (timely_cfg.n_source) */
 enum timely_n_source {
@@ -123,6 +134,7 @@ struct timely_params {
 	u32 init_rate_kbps;		/* 0..8 * 10^8, 0 = link or IW / RTT */
 	u32 hai_thresh;			/* 0..255 */
 	u32 loss_md_pct;		/* 0..100 */
+	u32 loss_regain;		/* 0..1 */
 	u32 delay_mode;			/* 0 relative, 1 absolute */
 	u32 rtt_filter;			/* 0 min, 1 last */
 	u32 n_source;			/* SQCC: enum timely_n_source */
@@ -133,8 +145,8 @@ struct timely_params {
 /*
  * A socket's resolved config: parameters in the core's units, fixed from
  * init on (48 bytes, in icsk_ca_priv, hence the bit fields: each is wide
- * enough for its whole parameter range, with room: delta and C below
- * 2^37 B/s, rate_min below 2^34, alpha 17 bits for [1, 2^16], beta 21
+ * enough for its whole parameter range, with room: delta below 2^36
+ * B/s, C below 2^37, rate_min below 2^34, alpha 17 bits for [1, 2^16], beta 21
  * for [1, 2^20], N below 2^16).  Only seg_bytes and rtt_last are read on
  * every ACK (plain u32 and a bit); the fields a completion reads are
  * bit fields, a mask or a shift each.  The measured base RTT is an input
@@ -143,9 +155,10 @@ struct timely_params {
  * relative thresholds, the cwnd horizon) are single operations where used.
  */
 struct timely_cfg {
-	u64 delta_bytes_ps : 37;	/* delta (SQCC: delta0, the cap of
+	u64 delta_bytes_ps : 36;	/* delta (SQCC: delta0, the cap of
 					 * C k / N^2), <= 1.25e10 < 2^34
 					 */
+	u64 regain : 1;		/* loss_regain: regain after a loss cut */
 	u64 alpha_q16 : 17;	/* EWMA weight of the new difference */
 	u64 hai_thresh : 8;	/* HAI after this many g < 0 events, 0 = off */
 	u64 kind : 2;		/* enum timely_law_kind */
@@ -203,6 +216,11 @@ struct timely_win {
 					 * last decision): the next ACK
 					 * decides
 					 */
+#define TIMELY_S_REGAIN		0x8	/* regaining after a loss cut: every
+					 * window closes after D_minRTT, its
+					 * byte count credited
+					 * (timely_regain_credit)
+					 */
 
 /*
  * Per-flow state (56 bytes, in icsk_ca_priv).  prev_rtt_ns == 0 means
@@ -223,7 +241,9 @@ struct timely_state {
 	struct timely_win win;	/* 24 B: the completion clock */
 	s32 rtt_diff;		/* EWMA of RTT differences, ns */
 	u32 prev_rtt_ns;	/* 0 = none yet */
-	u32 prior_rate;		/* rate before the loss cut, B/s >> 6 */
+	u32 prior_rate;		/* rate before the loss cut, B/s >> 6
+				 * (the undo's rate, the regain's target)
+				 */
 	u16 nest[3];		/* SQCC: the last 3 N samples (median) */
 	u16 n_hat;		/* N used by the last update (get_info) */
 	u16 last_w;		/* w of the last update, Q8 (get_info) */
@@ -392,7 +412,10 @@ void timely_on_change(struct timely_state *st, const struct timely_cfg *c,
 void timely_decide(const struct timely_state *st, const struct timely_cfg *c,
 		   u32 min_rtt_ns, u32 mss, struct dcc_decision *d);
 
-/* Entering recovery or loss (before timely_on_loss): save the undo rate. */
+/*
+ * Entering recovery or loss (before timely_on_loss): save the undo rate
+ * (the regain's reference too).
+ */
 static inline void timely_save_undo(struct timely_state *st)
 {
 	st->prior_rate = (u32)min_t(u64, st->rate >> TIMELY_PRIOR_SHIFT,
@@ -403,7 +426,15 @@ static inline void timely_save_undo(struct timely_state *st)
  * Loss recovery (@rto false) or RTO (@rto: the gradient and the open
  * window are forgotten at @now_ns, the samples span the stall): one cut
  * of loss_md_pct per episode.  Returns true and fills @d when it cut
- * (later losses of the episode change nothing to apply).
+ * (later losses of the episode change nothing to apply).  With
+ * loss_regain the cut starts the regain (TIMELY_S_REGAIN): until the
+ * rate is back at 7/8 of the rate before the cut (st->prior_rate, saved
+ * by timely_save_undo()), a window closes every D_minRTT whatever it
+ * acked, and a completion whose delay is below T_low / 2 (the queue is
+ * near empty: the link has room) at least doubles the rate, up to that
+ * target (TIMELY_BR_REGAIN); any other completion runs the paper's law.
+ * The regain ends at the target, or with the next cut, which starts its
+ * own from the rate then.
  */
 bool timely_on_loss(struct timely_state *st, const struct timely_cfg *c,
 		    bool rto, u64 now_ns, u32 min_rtt_ns, u32 mss,
@@ -422,7 +453,7 @@ static inline void timely_on_recovered(struct timely_state *st)
 static inline void timely_on_undo(struct timely_state *st)
 {
 	st->rate = max(st->rate, (u64)st->prior_rate << TIMELY_PRIOR_SHIFT);
-	st->flags &= ~TIMELY_S_CUT;
+	st->flags &= ~(TIMELY_S_CUT | TIMELY_S_REGAIN);
 	st->flags |= TIMELY_S_STALE;
 }
 

@@ -75,6 +75,21 @@
  *    line rate each sent a receive window (45 packets) into a 2000-packet
  *    queue before the first ACK came back 1.2 s later; 43000 of them were
  *    lost and the 6 s run was spent on timeouts: 9-11 of 20 Mbit/s.
+ *  - the regain after a loss cut (loss_regain, on by default; 0 = the
+ *    paper's additive increase): until the rate is back at 7/8 of the
+ *    rate before the cut, a completion window closes every D_minRTT
+ *    whatever it acked, and one whose delay is below T_low / 2 at least
+ *    doubles the rate (timely_on_loss()).  Measured on a 1-BDP drop-tail
+ *    buffer at 100 Mbit/s and 10 ms (test_timely_law, with 0 and 1):
+ *    T_high lies beyond such a buffer and beta = 0.008 is too gentle to
+ *    stop a rate that crossed C before it overflows, so a lone patched
+ *    TIMELY or SQCC flow loses packets every cycle and climbed back at
+ *    delta = 200 kbit/s per completion: 0.81 of C, 0.96 with the regain;
+ *    16 flows starting at C: util 0.93-0.96 -> 0.99, Jain 0.84-0.90 ->
+ *    0.93, 53-56 -> 135-138 drops in 3 s.  Not solved: after a 40-RTT
+ *    burst of 16 flows on two long flows the long flows carry 6-10 % of
+ *    C for the next 100 RTT (3-5 % without): the burst's later loss
+ *    episodes start their regain from rates the law has already cut.
  *
  * All state lives in icsk_ca_priv; nothing here sleeps or allocates.
  * Lifecycle as in dcc.h: hooks before init leave the state alone; SQCC's
@@ -150,6 +165,7 @@ static u32 link_mbps;			/* C; 0 = unknown */
 static u32 rate_min_kbps = 1000;	/* floor (the paper has none) */
 static u32 hai_thresh = TIMELY_HAI_DEFAULT;
 static u32 loss_md_pct = 50;		/* not in the paper (lossless) */
+static u32 loss_regain = 1;		/* not in the paper (lossless) */
 static u32 delay_mode;			/* 0 relative, 1 absolute (paper) */
 static u32 rtt_filter;			/* 0 min over the window, 1 last */
 static u32 init_rate_kbps;		/* 0 = link rate or cwnd / RTT (ours) */
@@ -201,6 +217,8 @@ dcc_param_range(hai_thresh, hai_thresh, 0, 255, 0644,
 		"hyperactive increase (5 x delta) after this many completions with g < 0; 0 = off");
 dcc_param_range(loss_md_pct, loss_md_pct, 0, 100, 0644,
 		"rate cut per loss recovery episode, percent");
+dcc_param_range(loss_regain, loss_regain, 0, 1, 0644,
+		"after a loss cut, double the rate per RTT while the queue is near empty, back to 7/8 of the rate before the cut; 0 = additive only");
 dcc_param_range(delay_mode, delay_mode, 0, 1, 0644,
 		"0 = thresholds are queueing delay above the base RTT, 1 = absolute RTT (paper)");
 dcc_param_range(init_rate_kbps, init_rate_kbps, 0, 800000000, 0644,
@@ -341,6 +359,7 @@ static void timely_params_get(struct timely_params *p)
 		.init_rate_kbps = READ_ONCE(init_rate_kbps),
 		.hai_thresh = READ_ONCE(hai_thresh),
 		.loss_md_pct = READ_ONCE(loss_md_pct),
+		.loss_regain = READ_ONCE(loss_regain),
 		.delay_mode = READ_ONCE(delay_mode),
 		.rtt_filter = READ_ONCE(rtt_filter),
 #if IS_SQCC

@@ -44,6 +44,7 @@ void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
 		.rtt_last = !!p->rtt_filter,
 		.beta_q20 = max_t(u32, TIMELY_PPM_TO_Q20(p->beta_ppm), 1),
 		.loss_md_pct = (u8)min_t(u32, p->loss_md_pct, 100),
+		.regain = !!p->loss_regain,
 	};
 	if (kind == TIMELY_LAW_SQCC) {
 		c->n_flows = (u16)min_t(u32, p->n_flows, TIMELY_N_MAX);
@@ -236,6 +237,17 @@ static s64 timely_gradient(const struct timely_cfg *c, struct timely_state *st,
 	return clamp_t(s64, g, -64 * TIMELY_ONE, 64 * TIMELY_ONE);
 }
 
+/*
+ * The regain's target: the rate before the loss cut less 1/8 of it.
+ * prior_rate < 2^32 in 64 B/s units: < 2^38 B/s.
+ */
+static u64 timely_regain_target(const struct timely_state *st)
+{
+	u64 prior = (u64)st->prior_rate << TIMELY_PRIOR_SHIFT;
+
+	return prior - (prior >> TIMELY_REGAIN_SHIFT);
+}
+
 void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 		       u32 rtt_ns, u32 base_ns, u32 n, bool app_limited,
 		       u64 rate_max, struct timely_law_out *o)
@@ -279,6 +291,12 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 		/* line 5-6: additive increase (no HAI below T_low, as [17]) */
 		rate += o->delta_bytes_ps;
 		o->branch = TIMELY_BR_LOW;
+		if ((st->flags & TIMELY_S_REGAIN) && d < tl / 2 &&
+		    2 * st->rate > rate) {
+			/* st->rate < 2^37: 2 st->rate < 2^38 */
+			rate = min(2 * st->rate, max(rate, timely_regain_target(st)));
+			o->branch = TIMELY_BR_REGAIN;
+		}
 	} else if (d > th && !(c->kind == TIMELY_LAW_SQCC && c->thigh_max_cut)) {
 		/* line 7-8: rate *= 1 - beta (1 - T_high / d); d > th >= 1.
 		 * (d - th) << 16 < 2^46; beta * frac <= 2^36
@@ -355,12 +373,37 @@ static void timely_completion(struct timely_state *st,
 			      u32 n_local, u64 rate_max, bool app_limited,
 			      struct timely_update *u)
 {
+	/* a regain's window counts credited bytes: no N sample from it */
+	bool credited = st->flags & TIMELY_S_REGAIN;
+
 	u->n = timely_n(st, c, n_local);
 	timely_law_update(c, st, u->win.rtt_ns, base_ns, u->n, app_limited,
 			  rate_max, &u->law);
 	WRITE_ONCE(st->n_hat, (u16)u->n);
 	WRITE_ONCE(st->last_w, (u16)(u->law.w_q16 >> 8));
-	timely_n_update(st, c, u, app_limited);
+	if (!credited)
+		timely_n_update(st, c, u, app_limited);
+	/*
+	 * The regain ends at its target, whichever branch got it there (or
+	 * a later ssthresh lowered the target: a second one in an episode
+	 * saves the cut rate)
+	 */
+	if (credited && st->rate >= timely_regain_target(st))
+		st->flags &= ~TIMELY_S_REGAIN;
+}
+
+/*
+ * While the regain lasts, the open window is credited the segment's
+ * bytes: it closes on its first ACK with an RTT after D_minRTT (the
+ * gate), whatever it acked, so that a flow the cut (and the law after
+ * it) left near rate_min updates once per RTT, not once per seg_bytes at
+ * that rate (64 KB at 1 Mbit/s: 0.5 s).  The per-ACK test is unchanged.
+ */
+static void timely_regain_credit(struct timely_state *st,
+				 const struct timely_cfg *c)
+{
+	if (st->flags & TIMELY_S_REGAIN)
+		st->win.bytes = max(st->win.bytes, c->seg_bytes);
 }
 
 /*
@@ -431,6 +474,7 @@ void timely_on_change(struct timely_state *st, const struct timely_cfg *c,
 		timely_win_close(st, s->rx_ns, &u->win);
 		timely_completion(st, c, base_ns, n_local, rate_max,
 				  s->app_limited, u);
+		timely_regain_credit(st, c);
 		d->flags = TIMELY_D_UPDATE;
 	}
 	__timely_decide(st, c, base_ns, s->mss, d);
@@ -491,6 +535,12 @@ bool timely_on_loss(struct timely_state *st, const struct timely_cfg *c,
 	st->flags |= TIMELY_S_CUT;
 	st->rate = max_t(u64, c->rate_min_bytes_ps,
 			 div_u64(st->rate * (100 - (u32)c->loss_md_pct), 100));
+	if (c->regain && st->rate < timely_regain_target(st)) {
+		st->flags |= TIMELY_S_REGAIN;
+		timely_regain_credit(st, c);
+	} else {
+		st->flags &= ~TIMELY_S_REGAIN;
+	}
 	timely_decide(st, c, min_rtt_ns, mss, d);
 	d->flags = 0;
 	return true;

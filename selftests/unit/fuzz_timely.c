@@ -65,6 +65,7 @@ struct sock_model {
 	bool must_decide;	/* the next ACK decides (TIMELY_S_STALE) */
 	/* the open window's samples, to check the one it picks */
 	u32 win_min, win_last, win_dly_min;
+	bool regain_armed;	/* a cut armed the regain (until the undo) */
 };
 
 static void read_params(struct fz *in, struct timely_params *p)
@@ -81,6 +82,7 @@ static void read_params(struct fz *in, struct timely_params *p)
 	p->rate_min_kbps = (u32)fz_span(in, 1, 100000000);
 	p->hai_thresh = (u32)fz_span(in, 0, 255);
 	p->loss_md_pct = (u32)fz_span(in, 0, 100);
+	p->loss_regain = fz_bool(in);
 	p->delay_mode = fz_bool(in);
 	p->init_rate_kbps = fz_bool(in) ? 0 : (u32)fz_span(in, 0, 800000000);
 	p->rtt_filter = fz_bool(in);
@@ -170,6 +172,7 @@ static void check_cfg(const struct timely_cfg *c, u8 kind,
 		    c->seg_bytes == p->seg_bytes &&
 		    c->hai_thresh == p->hai_thresh &&
 		    c->loss_md_pct == p->loss_md_pct &&
+		    c->regain == p->loss_regain &&
 		    c->relative == !p->delay_mode &&
 		    c->rtt_last == p->rtt_filter, "config fields");
 	if (kind == TIMELY_LAW_SQCC)
@@ -252,7 +255,31 @@ static void check_update(const struct sock_model *ca,
 
 	FUZZ_ASSERT(u->n == n, "N %u want %u", u->n, n);
 	FUZZ_ASSERT(o->d_ns == d, "d %u want %u", o->d_ns, d);
-	FUZZ_ASSERT(o->branch <= TIMELY_BR_BLEND, "branch %u", o->branch);
+	FUZZ_ASSERT(o->branch <= TIMELY_BR_REGAIN, "branch %u", o->branch);
+	/*
+	 * The regain: only while armed (by a cut, with loss_regain), below
+	 * T_low / 2, never past twice the old rate nor above max(target,
+	 * old + delta); the flag outlives no completion that reached the
+	 * target.
+	 */
+	if (o->branch == TIMELY_BR_REGAIN) {
+		u64 prior = (u64)ca->st.prior_rate << TIMELY_PRIOR_SHIFT;
+		u64 target = prior - (prior >> TIMELY_REGAIN_SHIFT);
+
+		FUZZ_ASSERT(c->regain && ca->regain_armed && o->d_ns < o->t_low_ns / 2,
+			    "regain unarmed or with a queue: d %u", o->d_ns);
+		FUZZ_ASSERT(ca->st.rate <= max_t(u64, 2 * old, c->rate_min_bytes_ps) &&
+			    ca->st.rate <= max(target, old + o->delta_bytes_ps),
+			    "regain %llu -> %llu (target %llu)", (unsigned long long)old,
+			    (unsigned long long)ca->st.rate, (unsigned long long)target);
+	}
+	if (ca->st.flags & TIMELY_S_REGAIN) {
+		u64 prior = (u64)ca->st.prior_rate << TIMELY_PRIOR_SHIFT;
+
+		FUZZ_ASSERT(c->regain && ca->st.rate < prior - (prior >> TIMELY_REGAIN_SHIFT) &&
+			    ca->st.win.bytes >= c->seg_bytes,
+			    "regain past its target, or an uncredited window: rate %llu prior %llu bytes %u seg %u", (unsigned long long)ca->st.rate, (unsigned long long)prior, ca->st.win.bytes, c->seg_bytes);
+	}
 	FUZZ_ASSERT(o->g_q16 >= -64 * TIMELY_ONE && o->g_q16 <= 64 * TIMELY_ONE,
 		    "g %d", o->g_q16);
 	FUZZ_ASSERT(o->w_q16 <= TIMELY_ONE, "w %u", o->w_q16);
@@ -370,6 +397,7 @@ static void on_loss(struct sock_model *ca, bool rto)
 	}
 	if (timely_on_loss(&ca->st, &ca->c, rto, ca->now_ns, ca->min_rtt_ns,
 			   ca->mss, &ca->d)) {
+		ca->regain_armed = ca->st.flags & TIMELY_S_REGAIN;
 		want = max_t(u64, ca->c.rate_min_bytes_ps,
 			     old * (100 - ca->c.loss_md_pct) / 100);
 		FUZZ_ASSERT(!was_cut && ca->st.rate == want,
@@ -389,6 +417,7 @@ static void on_undo(struct sock_model *ca)
 			 (u64)ca->st.prior_rate << TIMELY_PRIOR_SHIFT);
 
 	timely_on_undo(&ca->st);
+	ca->regain_armed = false;
 	FUZZ_ASSERT(ca->st.rate == want && !(ca->st.flags & TIMELY_S_CUT), "undo");
 	moved(ca);	/* the rate comes back on the next ACK */
 	check_state(ca);

@@ -52,6 +52,10 @@ struct tflow {
 	u64 rate_max;
 	u32 min_rtt_ns;
 	u32 updates;
+	/* the loss episode, as the stack plays it (drop-tail scenarios) */
+	struct model_flow *mf;	/* the model's flow: ack_seq, next_seq */
+	u64 rec_seq;		/* the episode ends when this is ACKed */
+	bool in_rec;
 };
 
 /*
@@ -64,9 +68,25 @@ static void tflow_on_ack(void *cc, const struct dcc_sample *s,
 	struct tflow *f = cc;
 	struct timely_update u;
 
-	/* no drop-tail limit in these scenarios: no loss reports */
-	if (s->losses)
-		abort();
+	/*
+	 * Loss episodes as tcp_timely.c sees them: the first loss report
+	 * enters recovery (ssthresh saves the undo rate, set_state cuts),
+	 * which ends when the data sent up to then is acknowledged
+	 * (snd_una passes high_seq: timely_on_recovered()).  The model
+	 * retransmits nothing, so no undo.
+	 */
+	if (f->in_rec && !s->losses && f->mf->ack_seq >= f->rec_seq) {
+		f->in_rec = false;
+		timely_on_recovered(&f->st);
+	}
+	if (s->losses && !f->in_rec) {
+		f->in_rec = true;
+		f->rec_seq = f->mf->next_seq;
+		timely_save_undo(&f->st);
+		timely_on_loss(&f->st, f->c, false, s->rx_ns, f->min_rtt_ns,
+			       s->mss, d);
+		return;
+	}
 	if (!s->why && s->rtt_ns < f->min_rtt_ns)
 		f->min_rtt_ns = s->rtt_ns;
 	if (!timely_on_ack(&f->st, f->c, s))
@@ -141,6 +161,7 @@ static void flow_start(struct sim *s, int i, u64 rate)
 	if (model_add_flow(&s->m, base_ns,
 			   (struct model_cc){ tflow_on_ack, f }, d) != i)
 		abort();
+	f->mf = &s->m.f[i];
 }
 
 /* Run @us; per-flow goodput (B/s) into @tput (may be NULL), queue stats. */
@@ -223,7 +244,8 @@ static struct timely_cfg paper_cfg(int kind)
 		.beta_ppm = kind == TIMELY_LAW_GRADIENT ? 800000 : 8000,
 		.hai_thresh = kind == TIMELY_LAW_GRADIENT ? 5 : 0,
 		.delta_kbps = 10000, .link_mbps = 10000, .rate_min_kbps = 1000,
-		.seg_bytes = 65536, .loss_md_pct = 50, .n_source = TIMELY_N_FIXED,
+		.seg_bytes = 65536, .loss_md_pct = 50, .loss_regain = 1,
+		.n_source = TIMELY_N_FIXED,
 		.n_flows = 1,
 	};
 	struct timely_cfg c;
@@ -263,7 +285,7 @@ static struct timely_cfg tb_cfg(int kind)
 		.hai_thresh = kind == TIMELY_LAW_GRADIENT ? 5 : 0,
 		.delta_kbps = TB_DELTA / 125, .link_mbps = 100,
 		.rate_min_kbps = 1000, .seg_bytes = 65536, .loss_md_pct = 50,
-		.n_source = TIMELY_N_FIXED, .n_flows = 1,
+		.loss_regain = 1, .n_source = TIMELY_N_FIXED, .n_flows = 1,
 	};
 	struct timely_cfg c;
 
@@ -670,6 +692,118 @@ static void test_incast_paper(void)
 	tap_end();
 }
 
+/*
+ * Off the paper's lossless fabric: a 1-BDP drop-tail buffer (83 packets
+ * at 100 Mbit/s, 10 ms), as a Linux user runs it.  T_high (50 ms) lies
+ * beyond the buffer: the law's decrease above T_low is too gentle (beta
+ * 0.008) to stop a rate that crossed C before the buffer overflows, so a
+ * lone patched TIMELY or SQCC flow loses packets every cycle, and the
+ * loss cut (50 %) was followed by the paper's additive increase only:
+ * 200 kbit/s per completion.  The regain (loss_regain, the default)
+ * doubles the rate per RTT while the queue is near empty, back to 7/8 of
+ * the rate before the cut.  Each scenario runs with it and without:
+ *  - a lone flow starting at C: its rate over 1-6 s;
+ *  - 16 flows starting together at C (the testbed's start) and staying:
+ *    utilisation, Jain and drops over 1-4 s;
+ *  - two long flows at C/2, 16 flows starting at C for 40 RTT, then gone:
+ *    the long flows' share of C over the 100 RTT after the burst and the
+ *    RTTs until they carry >= 0.90 C in every RTT of 10.
+ */
+struct lossy {
+	double lone, util, jain, after, rec;
+	u64 drops, delivered;
+};
+
+static void run_lossy(int kind, bool regain, struct lossy *r)
+{
+	struct timely_cfg c = tb_cfg(kind);
+	u64 bdp = (u64)TB_C * TB_BASE / 1000000;
+	struct sim *m;
+	double t[MAXF], after = 0;
+	int okw[300], w;
+
+	c.regain = regain;
+	m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 1, TB_NOISE_US);
+	m->m.link.limit_bytes = bdp;
+	flow_start(m, 0, TB_C);
+	sim_run(m, 1000000, NULL, NULL);
+	sim_run(m, 5000000, t, NULL);
+	r->lone = t[0] / TB_C;
+	sim_free(m);
+
+	m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 1, TB_NOISE_US);
+	m->m.link.limit_bytes = bdp;
+	for (int i = 0; i < 16; i++)
+		flow_start(m, i, TB_C);
+	sim_run(m, 1000000, NULL, NULL);
+	sim_run(m, 3000000, t, NULL);
+	r->util = sum(t, 16) / TB_C;
+	r->jain = jain(t, 16);
+	r->drops = m->m.st.drops;
+	r->delivered = (u64)(sum(t, 16) * 3 / 1500);
+	sim_free(m);
+
+	m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 1, TB_NOISE_US);
+	m->m.link.limit_bytes = bdp;
+	flow_start(m, 0, TB_C / 2);
+	flow_start(m, 1, TB_C / 2);
+	sim_run(m, 2000000, NULL, NULL);
+	for (int i = 2; i < 18; i++)
+		flow_start(m, i, TB_C);
+	sim_run(m, 40 * TB_BASE, NULL, NULL);
+	for (int i = 2; i < 18; i++)
+		model_stop_flow(&m->m, i);
+	for (w = 0; w < 300; w++) {	/* one window per RTT */
+		sim_run(m, TB_BASE, t, NULL);
+		okw[w] = t[0] + t[1] >= 0.90 * TB_C;
+		if (w < 100)
+			after += (t[0] + t[1]) / TB_C / 100;
+	}
+	r->after = after;
+	r->rec = 999;
+	for (w = 0; w + 10 <= 300 && r->rec == 999; w++) {
+		int k = 0;
+
+		while (k < 10 && okw[w + k])
+			k++;
+		if (k == 10)
+			r->rec = w;
+	}
+	sim_free(m);
+}
+
+static void test_droptail(void)
+{
+	for (int kind = 0; kind < 3; kind++) {
+		struct lossy on, off;
+
+		run_lossy(kind, true, &on);
+		run_lossy(kind, false, &off);
+		tap_begin("model %s, 1-BDP drop-tail, loss_regain 1 (0): lone flow %.3f (%.3f) of C (>= 0.90); 16 flows from C: util %.3f (%.3f) (>= 0.90), Jain %.3f (%.3f) (>= 0.9), drops %llu (%llu) = %.2f%% of delivered (<= 2%%)",
+			  kname[kind], on.lone, off.lone, on.util, off.util, on.jain, off.jain,
+			  (unsigned long long)on.drops, (unsigned long long)off.drops,
+			  100.0 * on.drops / (double)on.delivered);
+		CHECK(on.lone >= 0.90, "lone %.3f", on.lone);
+		CHECK(on.util >= 0.90 && on.jain >= 0.9, "util %.3f jain %.3f", on.util, on.jain);
+		CHECK(on.drops * 50 <= on.delivered, "drops %llu", (unsigned long long)on.drops);
+		tap_end();
+		/*
+		 * The burst: each loss episode starts its regain from the rate
+		 * then, and the burst's episodes come after the law has cut
+		 * the long flows for the burst's queue, so the regain's target
+		 * is far below their share once the burst is gone.  Keeping
+		 * the highest pre-burst rate as the target instead regained in
+		 * 8-76 RTT but made 16 flows that stay (started at C) double
+		 * into the buffer forever: 11000-18000 drops in 3 s (tried:
+		 * halving the kept target on every failed regain, 600-900).
+		 */
+		tap_begin("model %s, 1-BDP drop-tail: after a 40-RTT burst of 16 flows on two long flows, >= 0.90 C in every RTT of 10 from %.0f RTT (<= 100; 999: not in 300; regain off %.0f), mean %.3f (%.3f) of C over 100 RTT",
+			  kname[kind], on.rec, off.rec, on.after, off.after);
+		CHECK(on.rec <= 100, "recovery %.0f RTT", on.rec);
+		tap_end_todo("a burst's loss episodes start their regain after the law's cuts: the target is too low");
+	}
+}
+
 int main(void)
 {
 	tap_header();
@@ -681,5 +815,6 @@ int main(void)
 	test_incast_testbed();
 	test_fairness_testbed();
 	test_incast_paper();
+	test_droptail();
 	return tap_done();
 }
