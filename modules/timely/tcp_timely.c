@@ -90,6 +90,13 @@
  *    burst of 16 flows on two long flows the long flows carry 6-10 % of
  *    C for the next 100 RTT (3-5 % without): the burst's later loss
  *    episodes start their regain from rates the law has already cut.
+ *    Tried in the same model, each bringing the long flows back but
+ *    not kept, for what 16 flows that stay (started at C) then lost in
+ *    3 s: keeping the highest target over a chain of episodes (8-76 RTT;
+ *    11000-18000 drops), halving it on each failed regain (never;
+ *    600-900), doubling without a target until the first queue (7-8 RTT;
+ *    62-66 % of their packets), the same capped at twice the delivered
+ *    rate (20-113 RTT; 16-22 %).
  *
  * All state lives in icsk_ca_priv; nothing here sleeps or allocates.
  * Lifecycle as in dcc.h: hooks before init leave the state alone; SQCC's
