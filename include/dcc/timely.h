@@ -60,7 +60,7 @@
  *	2^30 x 2^46 = 2^76, a 128-bit product (dcc_mul_div); the
  *	denominator < 2^60
  *   SQCC k T_low0: 4 x 10^9 < 2^32 (computed in u64);  C k: 2^39
- *   N sample C / R: C < 2^40, rounded, no overflow
+ *   N sample C (1 + g) / R: 2^37 x 2^17, 128-bit (dcc_mul_div)
  *   cwnd: rate x (base + T_high) ns / 10^9: 2^37 x 2^31, 128-bit
  *	(dcc_rate_time_bytes); the result < 2^38 bytes
  *   N's own rate bytes x 10^9 / span_ns: 2^32 x 2^30, 128-bit
@@ -517,19 +517,12 @@ u32 timely_sqcc_t_low(const struct timely_cfg *c, u8 k);
 u64 timely_sqcc_delta(const struct timely_cfg *c, u32 n, u8 k);
 
 /*
- * SQCC's sender-side N sample (the paper, after Alg. 3: N "can be
- * estimated by the sender based on the current transmission rate,
- * combined with the queue length"): with a queue the link is saturated,
- * so the flows' delivery rates add up to C, and N ~ C / R_own with
- * @own_bytes_ps the flow's delivery rate (bytes acknowledged over a
- * completion window).  C (1 + g) / R, which dcc used before, is the
- * estimate for a sending rate R (the aggregate arrival rate is
- * C (1 + g)); applied to the delivery rate it counted the queue's growth
- * twice: at 32-40 flows on the testbed model the estimate read 63-80,
- * SQCC's delta fell by 4x and the link idled 40-54 % of the time.
- * Clamped to [1, TIMELY_N_MAX]; 0 if @own_bytes_ps is 0.
+ * SQCC's sender-side N sample (the paper's suggestion after Alg. 3):
+ * with a queue the link is saturated and the aggregate arrival rate is
+ * C (1 + g), so N ~ C (1 + g) / R_own.  g is clamped to [-0.5, 1]; the
+ * result to [1, TIMELY_N_MAX].  0 if @own_bytes_ps is 0.
  */
-u32 timely_n_sample(u64 link_bytes_ps, u64 own_bytes_ps);
+u32 timely_n_sample(u64 link_bytes_ps, s32 g_q16, u64 own_bytes_ps);
 
 /*
  * SQCC's N estimate filter: the median of the last 3 samples of

@@ -59,9 +59,8 @@
  * completion events from ACK aggregation (the paper's per-completion
  * update, Eq. 3), thresholds relative to the base RTT, N from a
  * parameter, a per-destination count of this host's SQCC flows, or the
- * sender-side estimate C / R from the flow's delivery rate (the paper
- * suggests one from the sending rate and the queue; the receiver's echo
- * of N, §III, is out of a CC module's reach), loss handling (the paper's network is
+ * sender-side estimate C (1 + g) / R (the receiver's echo of N, §III, is
+ * out of a CC module's reach), loss handling (the paper's network is
  * lossless: one 50 % cut per recovery episode, undo restores), a rate
  * floor and ceiling, app-limited completions never raise the rate.
  *
@@ -248,7 +247,7 @@ static u32 n_source;		/* auto: estimate if link_mbps, else local */
 static u32 n_flows;
 static u32 thigh_max_cut;
 dcc_param_range(n_source, n_source, 0, 3, 0644,
-		"incast degree N: 0 auto (3 if link_mbps is set, else 2), 1 fixed n_flows, 2 this host's sqcc flows to the destination, 3 max(2, C/R median, R the delivery rate)");
+		"incast degree N: 0 auto (3 if link_mbps is set, else 2), 1 fixed n_flows, 2 this host's sqcc flows to the destination, 3 max(2, C(1+g)/R median)");
 dcc_param_range(n_flows, n_flows, 0, 65535, 0644,
 		"N for n_source=1 (0 = 1)");
 dcc_param_range(thigh_max_cut, thigh_max_cut, 0, 1, 0644,

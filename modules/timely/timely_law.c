@@ -130,13 +130,17 @@ u64 timely_sqcc_delta(const struct timely_cfg *c, u32 n, u8 k)
 	return clamp_t(u64, div64_u64(C * k, nn), 1, c->delta_bytes_ps);
 }
 
-u32 timely_n_sample(u64 link_bytes_ps, u64 own_bytes_ps)
+u32 timely_n_sample(u64 link_bytes_ps, s32 g_q16, u64 own_bytes_ps)
 {
+	s32 g = clamp_t(s32, g_q16, -TIMELY_ONE / 2, TIMELY_ONE);
+	u64 n;
+
 	if (!own_bytes_ps)
 		return 0;
-	/* C / R, rounded: C < 2^40, C + R / 2 < 2^41 */
-	return (u32)clamp_t(u64, div64_u64(link_bytes_ps + own_bytes_ps / 2,
-					   own_bytes_ps), 1, TIMELY_N_MAX);
+	/* C (1 + g) / R: C < 2^40, (1 + g) <= 2^17 in Q16, 128-bit product */
+	n = dcc_mul_div(link_bytes_ps, (u64)(TIMELY_ONE + g), own_bytes_ps);
+	n = (n + TIMELY_ONE / 2) >> TIMELY_Q;
+	return (u32)clamp_t(u64, n, 1, TIMELY_N_MAX);
 }
 
 u32 timely_nest_push(struct timely_state *st, u32 sample)
@@ -345,8 +349,8 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 
 /*
  * SQCC's sender-side N sample, after an update: it needs a queue (a
- * saturated link: d >= T_low0) and C, and the flow's own delivery rate
- * over the window (bytes it acknowledged over its span; not app-limited).
+ * saturated link: d >= T_low0) and C, and the flow's own rate over the
+ * window (not app-limited).
  */
 static void timely_n_update(struct timely_state *st, const struct timely_cfg *c,
 			    const struct timely_update *u, bool app_limited)
@@ -359,7 +363,8 @@ static void timely_n_update(struct timely_state *st, const struct timely_cfg *c,
 		return;
 	/* bytes < 2^32, 10^9 < 2^30: 128-bit in dcc_bytes_per_sec */
 	own = dcc_bytes_per_sec(u->win.bytes, u->win.span_ns, DCC_NSEC_PER_SEC);
-	timely_nest_push(st, timely_n_sample(c->link_bytes_ps, own));
+	timely_nest_push(st, timely_n_sample(c->link_bytes_ps, u->law.g_q16,
+					     own));
 }
 
 /* One completion event: one evaluation of Alg. 1/2/3. */
