@@ -98,6 +98,17 @@
  *    62-66 % of their packets), the same capped at twice the delivered
  *    rate (20-113 RTT; 16-22 %).
  *
+ * Known limit, not changed: SQCC's sender-side N estimate (n_source 3,
+ * the auto choice when link_mbps is set) is C (1 + g) / R with R the
+ * flow's delivery rate over a completion window.  With a queue the
+ * delivery rates already add up to C, so (1 + g) counts the queue's
+ * growth twice: in the testbed model at 32-40 fair flows it reads N 2x
+ * high and the link idles 40-54 % of the time (test_timely_law).  C / R
+ * reads it right there, but in the guest (32 flows from a line-rate start
+ * into a 1000-packet buffer) flows the start left unequal read their own
+ * small share as N = 71-98 and stayed small: Jain 0.59-0.63 against
+ * 0.83-0.98.  Neither is right for unequal flows.
+ *
  * All state lives in icsk_ca_priv; nothing here sleeps or allocates.
  * Lifecycle as in dcc.h: hooks before init leave the state alone; SQCC's
  * flow count is taken by init and given back by release.

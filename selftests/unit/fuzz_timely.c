@@ -278,7 +278,8 @@ static void check_update(const struct sock_model *ca,
 
 		FUZZ_ASSERT(c->regain && ca->st.rate < prior - (prior >> TIMELY_REGAIN_SHIFT) &&
 			    ca->st.win.bytes >= c->seg_bytes,
-			    "regain past its target, or an uncredited window: rate %llu prior %llu bytes %u seg %u", (unsigned long long)ca->st.rate, (unsigned long long)prior, ca->st.win.bytes, c->seg_bytes);
+			    "regain past its target, or an uncredited window: rate %llu prior %llu bytes %u",
+			    (unsigned long long)ca->st.rate, (unsigned long long)prior, ca->st.win.bytes);
 	}
 	FUZZ_ASSERT(o->g_q16 >= -64 * TIMELY_ONE && o->g_q16 <= 64 * TIMELY_ONE,
 		    "g %d", o->g_q16);
