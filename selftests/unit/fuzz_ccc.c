@@ -250,6 +250,10 @@ static void check_decision(const struct sock_model *ca, const struct dcc_sample 
 		    i->delta, ref_delta(c, q, ca->st.qv));
 	FUZZ_ASSERT(i->f <= 1 && i->region < CCC_NREGIONS, "f %u region %u",
 		    i->f, i->region);
+	/* the per-ACK path's split copy of the region rules (ccc_place_of) */
+	FUZZ_ASSERT(i->region == ccc_region(c, q, ca->st.qv, i->delta),
+		    "region %u, ccc_region() %u", i->region,
+		    ccc_region(c, q, ca->st.qv, i->delta));
 	FUZZ_ASSERT((u64)mag <= 2 * ccc_rmax(c), "step %lld, r_max %llu",
 		    (long long)i->step, (unsigned long long)ccc_rmax(c));
 	if (i->region == CCC_AI)
