@@ -387,3 +387,16 @@ double model_jain(const struct model *m, int first, int n)
 	}
 	return s2 > 0 ? s * s / (n * s2) : 0;
 }
+
+double model_sustained_from(const u8 *ok_w, int n, int len, double w_rtt)
+{
+	int w, i;
+
+	for (w = 0; w + len <= n; w++) {
+		for (i = w; i < w + len && ok_w[i]; i++)
+			;
+		if (i == w + len)
+			return w * w_rtt;
+	}
+	return MODEL_NEVER;
+}

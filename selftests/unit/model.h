@@ -163,4 +163,12 @@ double model_flow_rate(const struct model *m, int i);
 /* Jain's index of the rates of flows [first, first + n) */
 double model_jain(const struct model *m, int first, int n);
 
+/*
+ * Recovery and landing times from per-window verdicts: the first of @n
+ * windows from which @len in a row are all ok (non-zero), in RTTs (@w_rtt
+ * per window); MODEL_NEVER if there is none.
+ */
+#define MODEL_NEVER 999
+double model_sustained_from(const u8 *ok_w, int n, int len, double w_rtt);
+
 #endif /* _DCC_MODEL_H */

@@ -332,30 +332,14 @@ static double mean_q_bdp(const struct sim *s)
  *    the next 10 RTT carries >= 95% of the link.
  * BURST_NEVER: not within the burst (or 80 RTT after it).
  */
-#define BURST_NEVER 999
+#define BURST_NEVER MODEL_NEVER
 
-/*
- * The first of @n windows from which @len in a row are all ok, in RTTs
- * (@w_rtt per window); BURST_NEVER if there is none.
- */
-static double sustained_from(const u8 *ok_w, int n, int len, double w_rtt)
-{
-	int w, i;
-
-	for (w = 0; w + len <= n; w++) {
-		for (i = w; i < w + len && ok_w[i]; i++)
-			;
-		if (i == w + len)
-			return w * w_rtt;
-	}
-	return BURST_NEVER;
-}
 
 /*
  * Run @nwin 0.5-RTT windows of flows 0..@n-1 (after flows left): the RTTs
  * until every window of the next 10 RTT carries >= 95% of the link
- * (sustained_from(); BURST_NEVER if none), and the largest queue (bytes)
- * and the drops over the whole span into @qmax and @drops.
+ * (model_sustained_from(); BURST_NEVER if none), and the largest queue
+ * (bytes) and the drops over the whole span into @qmax and @drops.
  */
 static double link_back_rtt(struct sim *s, int n, int nwin, u64 *qmax,
 			    u64 *drops)
@@ -378,7 +362,7 @@ static double link_back_rtt(struct sim *s, int n, int nwin, u64 *qmax,
 			sum += t[i];
 		ok_w[w] = sum >= 0.95 * (double)s->mu;
 	}
-	return sustained_from(ok_w, nwin, 20, 0.5);	/* 10 RTT */
+	return model_sustained_from(ok_w, nwin, 20, 0.5);	/* 10 RTT */
 }
 
 struct burst_res {
@@ -906,7 +890,7 @@ int main(void)
 					okw[w] = sum >= 0.95 * (double)s.mu;
 				}
 				*(n == 16 ? &fill[j] : &lone[j]) =
-					sustained_from(okw, 200, 20, 0.5);	/* 10 RTT */
+					model_sustained_from(okw, 200, 20, 0.5);	/* 10 RTT */
 				sim_free(&s);
 			}
 			for (int k = 1; k <= 3; k += 2) {
@@ -925,7 +909,7 @@ int main(void)
 					for (i = 0; i <= k; i++)
 						okw[w] &= fabs(t[i] * (k + 1) / (double)s.mu - 1) <= 0.2;
 				}
-				join[j][k / 2] = sustained_from(okw, 50, 5, 2);
+				join[j][k / 2] = model_sustained_from(okw, 50, 5, 2);
 				sim_free(&s);
 			}
 			printf("# start, %s: 16 flows on a 1-BDP drop-tail buffer: %llu drops in 20 RTT, link >= 95%% from %.1f RTT; a lone flow from %.1f RTT; K = 1/3 joiners fair from %.0f/%.0f RTT\n",

@@ -582,6 +582,22 @@ static void run_incast(struct sim *m, int nf, u64 warm_us, u64 meas_us,
 	r->n_med = timely_n(&m->f[0].st, &m->c, 1);
 }
 
+/*
+ * @nf senders of @kind at the testbed's scale, started at C/nf, with SQCC's
+ * N fixed at @nf or (@estimate) from the sender-side estimate: 6 s to
+ * settle, then @meas_us measured.
+ */
+static void run_tb_incast(int kind, int nf, bool estimate, u64 meas_us,
+			  struct incast_res *r)
+{
+	struct timely_cfg c = tb_cfg(kind);
+	struct sim *m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500,
+				estimate ? 0 : nf, TB_NOISE_US);
+
+	run_incast(m, nf, 6000000, meas_us, r);
+	sim_free(m);
+}
+
 static void test_incast_testbed(void)
 {
 	static const int nf = 16;
@@ -590,16 +606,12 @@ static void test_incast_testbed(void)
 
 	for (int v = 0; v < 4; v++) {
 		int kind = v == 0 ? TIMELY_LAW_PATCHED : v == 3 ? TIMELY_LAW_GRADIENT : TIMELY_LAW_SQCC;
-		struct timely_cfg c = tb_cfg(kind);
-		/* v = 2: N from the estimate (n_fixed 0) */
-		struct sim *m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500,
-					v == 2 ? 0 : nf, TB_NOISE_US);
 
-		run_incast(m, nf, 6000000, 4000000, &r[v]);
+		/* v = 2: N from the estimate */
+		run_tb_incast(kind, nf, v == 2, 4000000, &r[v]);
 		tap_diag("testbed 16-to-1 %s: util %.3f Jain %.4f queue mean %.1f std %.1f p1..p99 %.0f..%.0f pkts, empty %.3f, N %u",
 			 name[v], r[v].util, r[v].jain, r[v].qs.mean, r[v].qs.std,
 			 r[v].qs.p1, r[v].qs.p99, r[v].qs.empty, r[v].n_med);
-		sim_free(m);
 	}
 	tap_begin("model testbed 16-to-1: SQCC mean queue %.1f < timely_p %.1f pkts (ratio %.2f; Eq. 6/17 at E = 4: 149/208 = 0.71)",
 		  r[1].qs.mean, r[0].qs.mean, r[1].qs.mean / r[0].qs.mean);
@@ -640,14 +652,9 @@ static void test_unstable_testbed(void)
 	for (unsigned int i = 0; i < 2; i++) {
 		struct incast_res r[3];
 
-		for (int v = 0; v < 3; v++) {
-			struct timely_cfg c = tb_cfg(v ? TIMELY_LAW_SQCC : TIMELY_LAW_PATCHED);
-			struct sim *m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500,
-						v == 2 ? 0 : ns[i], TB_NOISE_US);
-
-			run_incast(m, ns[i], 6000000, 6000000, &r[v]);
-			sim_free(m);
-		}
+		for (int v = 0; v < 3; v++)
+			run_tb_incast(v ? TIMELY_LAW_SQCC : TIMELY_LAW_PATCHED,
+				      ns[i], v == 2, 6000000, &r[v]);
 		tap_begin("model testbed %d-to-1 (unstable for patched TIMELY): mean queue timely_p %.0f, sqcc %.0f pkts (<= 0.5x); p1..p99 %.0f..%.0f, %.0f..%.0f (narrower); util %.3f %.3f (>= 0.9)",
 			  ns[i], r[0].qs.mean, r[1].qs.mean, r[0].qs.p1, r[0].qs.p99,
 			  r[1].qs.p1, r[1].qs.p99, r[0].util, r[1].util);
@@ -757,25 +764,33 @@ struct lossy {
 	u64 drops, delivered;
 };
 
+/* the testbed's link behind a 1-BDP drop-tail buffer */
+static struct sim *sim_droptail(const struct timely_cfg *c)
+{
+	struct sim *m = sim_new(c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 1,
+				TB_NOISE_US);
+
+	m->m.link.limit_bytes = (u64)TB_C * TB_BASE / 1000000;
+	return m;
+}
+
 static void run_lossy(int kind, bool regain, struct lossy *r)
 {
 	struct timely_cfg c = tb_cfg(kind);
-	u64 bdp = (u64)TB_C * TB_BASE / 1000000;
 	struct sim *m;
 	double t[MAXF], after = 0;
-	int okw[300], w;
+	u8 okw[300];
+	int w;
 
 	c.regain = regain;
-	m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 1, TB_NOISE_US);
-	m->m.link.limit_bytes = bdp;
+	m = sim_droptail(&c);
 	flow_start(m, 0, TB_C);
 	sim_run(m, 1000000, NULL, NULL);
 	sim_run(m, 5000000, t, NULL);
 	r->lone = t[0] / TB_C;
 	sim_free(m);
 
-	m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 1, TB_NOISE_US);
-	m->m.link.limit_bytes = bdp;
+	m = sim_droptail(&c);
 	for (int i = 0; i < 16; i++)
 		flow_start(m, i, TB_C);
 	sim_run(m, 1000000, NULL, NULL);
@@ -786,8 +801,7 @@ static void run_lossy(int kind, bool regain, struct lossy *r)
 	r->delivered = (u64)(sum(t, 16) * 3 / 1500);
 	sim_free(m);
 
-	m = sim_new(&c, TB_RATE_MAX, TB_C, TB_BASE, 1500, 1, TB_NOISE_US);
-	m->m.link.limit_bytes = bdp;
+	m = sim_droptail(&c);
 	flow_start(m, 0, TB_C / 2);
 	flow_start(m, 1, TB_C / 2);
 	sim_run(m, 2000000, NULL, NULL);
@@ -803,15 +817,7 @@ static void run_lossy(int kind, bool regain, struct lossy *r)
 			after += (t[0] + t[1]) / TB_C / 100;
 	}
 	r->after = after;
-	r->rec = 999;
-	for (w = 0; w + 10 <= 300 && r->rec == 999; w++) {
-		int k = 0;
-
-		while (k < 10 && okw[w + k])
-			k++;
-		if (k == 10)
-			r->rec = w;
-	}
+	r->rec = model_sustained_from(okw, 300, 10, 1);
 	sim_free(m);
 }
 
