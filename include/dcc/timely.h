@@ -99,6 +99,10 @@ enum timely_branch {
 	TIMELY_BR_REGAIN = 6,	/* after a loss cut, an empty queue: rate
 				 * doubles towards 7/8 of the pre-loss rate
 				 */
+	TIMELY_BR_EMPTY = 7,	/* the queue near empty for
+				 * TIMELY_EMPTY_STREAK completions in a
+				 * row: rate += 5 delta (HAI's step)
+				 */
 };
 
 /*
@@ -108,6 +112,23 @@ enum timely_branch {
  * doubles only on a completion whose delay is below T_low / 2.
  */
 #define TIMELY_REGAIN_SHIFT 3
+
+/*
+ * The increase while the queue stays near empty (empty_hai, not in the
+ * papers: their fabric is lossless).  Armed by the flow's first loss cut
+ * (TIMELY_S_LOSSY: the network drops, so an overshoot ends in a loss cut,
+ * not in a standing queue the law's gentle decrease drains for seconds).
+ * Near empty: the completion's delay below T_low / TIMELY_EMPTY_DIV.
+ * From the first such completion every window closes after D_minRTT (one
+ * update per RTT, not per seg_bytes: a flow a burst left at 1/30 of C
+ * needs 16 RTTs for 64 KB), and from the TIMELY_EMPTY_STREAK-th in a row
+ * the step below T_low is HAI's, TIMELY_HAI_MULT delta.  Measured in the
+ * model (test_timely_law, 1-BDP drop-tail): T_low / 2 fires in the short
+ * standing queues of 16 flows that share the link (drops 2-10x); a streak
+ * under 6 adds drops there, over 7 needs a wider counter.
+ */
+#define TIMELY_EMPTY_DIV 4
+#define TIMELY_EMPTY_STREAK 7
 
 /* Where SQCC's incast degree N comes from (timely_cfg.n_source) */
 enum timely_n_source {
@@ -135,6 +156,7 @@ struct timely_params {
 	u32 hai_thresh;			/* 0..255 */
 	u32 loss_md_pct;		/* 0..100 */
 	u32 loss_regain;		/* 0..1 */
+	u32 empty_hai;			/* 0..1 */
 	u32 delay_mode;			/* 0 relative, 1 absolute */
 	u32 rtt_filter;			/* 0 min, 1 last */
 	u32 n_source;			/* SQCC: enum timely_n_source */
@@ -145,7 +167,7 @@ struct timely_params {
 /*
  * A socket's resolved config: parameters in the core's units, fixed from
  * init on (48 bytes, in icsk_ca_priv, hence the bit fields: each is wide
- * enough for its whole parameter range, with room: delta below 2^36
+ * enough for its whole parameter range, with room: delta below 2^35
  * B/s, C below 2^37, rate_min below 2^34, alpha 17 bits for [1, 2^16], beta 21
  * for [1, 2^20], N below 2^16).  Only seg_bytes and rtt_last are read on
  * every ACK (plain u32 and a bit); the fields a completion reads are
@@ -155,10 +177,13 @@ struct timely_params {
  * relative thresholds, the cwnd horizon) are single operations where used.
  */
 struct timely_cfg {
-	u64 delta_bytes_ps : 36;	/* delta (SQCC: delta0, the cap of
+	u64 delta_bytes_ps : 35;	/* delta (SQCC: delta0, the cap of
 					 * C k / N^2), <= 1.25e10 < 2^34
 					 */
 	u64 regain : 1;		/* loss_regain: regain after a loss cut */
+	u64 empty_hai : 1;	/* empty_hai: HAI's step while the queue
+				 * stays near empty
+				 */
 	u64 alpha_q16 : 17;	/* EWMA weight of the new difference */
 	u64 hai_thresh : 8;	/* HAI after this many g < 0 events, 0 = off */
 	u64 kind : 2;		/* enum timely_law_kind */
@@ -221,6 +246,9 @@ struct timely_win {
 					 * byte count credited
 					 * (timely_regain_credit)
 					 */
+#define TIMELY_S_LOSSY		0x10	/* the flow has had a loss cut: the
+					 * network drops (empty_hai arms)
+					 */
 
 /*
  * Per-flow state (56 bytes, in icsk_ca_priv).  prev_rtt_ns == 0 means
@@ -246,7 +274,11 @@ struct timely_state {
 				 */
 	u16 nest[3];		/* SQCC: the last 3 N samples (median) */
 	u16 n_hat;		/* N used by the last update (get_info) */
-	u16 last_w;		/* w of the last update, Q8 (get_info) */
+	u8 last_w;		/* w of the last update, Q7 (get_info) */
+	u8 empty_cnt;		/* empty_hai: completions in a row with the
+				 * queue near empty, saturating at
+				 * TIMELY_EMPTY_STREAK - 1
+				 */
 	u8 neg_cnt;		/* consecutive completions with g < 0 (HAI) */
 	u8 flags : 5;		/* TIMELY_S_* (low bits: one-insn tests) */
 	u8 nest_idx : 2;	/* next nest[] slot */

@@ -45,6 +45,7 @@ void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
 		.beta_q20 = max_t(u32, TIMELY_PPM_TO_Q20(p->beta_ppm), 1),
 		.loss_md_pct = (u8)min_t(u32, p->loss_md_pct, 100),
 		.regain = !!p->loss_regain,
+		.empty_hai = !!p->empty_hai,
 	};
 	if (kind == TIMELY_LAW_SQCC) {
 		c->n_flows = (u16)min_t(u32, p->n_flows, TIMELY_N_MAX);
@@ -248,6 +249,17 @@ static u64 timely_regain_target(const struct timely_state *st)
 	return prior - (prior >> TIMELY_REGAIN_SHIFT);
 }
 
+/*
+ * empty_hai, armed (the flow has had a loss cut): the delay @d of this
+ * completion says the queue is near empty (T_low @tl in force)
+ */
+static bool timely_near_empty(const struct timely_cfg *c,
+			      const struct timely_state *st, u32 d, u32 tl)
+{
+	return c->empty_hai && (st->flags & TIMELY_S_LOSSY) &&
+	       d < tl / TIMELY_EMPTY_DIV;
+}
+
 void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 		       u32 rtt_ns, u32 base_ns, u32 n, bool app_limited,
 		       u64 rate_max, struct timely_law_out *o)
@@ -296,6 +308,11 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 			/* st->rate < 2^37: 2 st->rate < 2^38 */
 			rate = min(2 * st->rate, max(rate, timely_regain_target(st)));
 			o->branch = TIMELY_BR_REGAIN;
+		} else if (timely_near_empty(c, st, d, tl) &&
+			   st->empty_cnt >= TIMELY_EMPTY_STREAK - 1) {
+			/* the room has lasted TIMELY_EMPTY_STREAK RTTs */
+			rate = st->rate + TIMELY_HAI_MULT * o->delta_bytes_ps;
+			o->branch = TIMELY_BR_EMPTY;
 		}
 	} else if (d > th && !(c->kind == TIMELY_LAW_SQCC && c->thigh_max_cut)) {
 		/* line 7-8: rate *= 1 - beta (1 - T_high / d); d > th >= 1.
@@ -343,6 +360,12 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 	}
 	st->rate = clamp_t(u64, rate, c->rate_min_bytes_ps,
 			   max_t(u64, c->rate_min_bytes_ps, rate_max));
+	/* the streak empty_hai counts (T_low of this event: SQCC's k T_low0) */
+	if (timely_near_empty(c, st, d, tl) && !app_limited)
+		st->empty_cnt = min_t(u32, st->empty_cnt + 1,
+				      TIMELY_EMPTY_STREAK - 1);
+	else
+		st->empty_cnt = 0;
 }
 
 /* ---- the per-ACK core ----------------------------------------------------- */
@@ -373,14 +396,14 @@ static void timely_completion(struct timely_state *st,
 			      u32 n_local, u64 rate_max, bool app_limited,
 			      struct timely_update *u)
 {
-	/* a regain's window counts credited bytes: no N sample from it */
-	bool credited = st->flags & TIMELY_S_REGAIN;
+	/* a credited window's bytes are not its own: no N sample from it */
+	bool credited = (st->flags & TIMELY_S_REGAIN) || st->empty_cnt;
 
 	u->n = timely_n(st, c, n_local);
 	timely_law_update(c, st, u->win.rtt_ns, base_ns, u->n, app_limited,
 			  rate_max, &u->law);
 	WRITE_ONCE(st->n_hat, (u16)u->n);
-	WRITE_ONCE(st->last_w, (u16)(u->law.w_q16 >> 8));
+	WRITE_ONCE(st->last_w, (u8)(u->law.w_q16 >> 9));	/* <= 128 */
 	if (!credited)
 		timely_n_update(st, c, u, app_limited);
 	/*
@@ -393,16 +416,17 @@ static void timely_completion(struct timely_state *st,
 }
 
 /*
- * While the regain lasts, the open window is credited the segment's
- * bytes: it closes on its first ACK with an RTT after D_minRTT (the
- * gate), whatever it acked, so that a flow the cut (and the law after
- * it) left near rate_min updates once per RTT, not once per seg_bytes at
- * that rate (64 KB at 1 Mbit/s: 0.5 s).  The per-ACK test is unchanged.
+ * While the regain lasts, and after a completion that saw the queue near
+ * empty (empty_hai), the open window is credited the segment's bytes: it
+ * closes on its first ACK with an RTT after D_minRTT (the gate), whatever
+ * it acked, so that a flow the cut (or a burst) left near rate_min
+ * updates once per RTT, not once per seg_bytes at that rate (64 KB at
+ * 1 Mbit/s: 0.5 s).  The per-ACK test is unchanged.
  */
 static void timely_regain_credit(struct timely_state *st,
 				 const struct timely_cfg *c)
 {
-	if (st->flags & TIMELY_S_REGAIN)
+	if ((st->flags & TIMELY_S_REGAIN) || st->empty_cnt)
 		st->win.bytes = max(st->win.bytes, c->seg_bytes);
 }
 
@@ -518,6 +542,7 @@ void timely_on_restart(struct timely_state *st, u64 now_ns)
 {
 	timely_law_reset_grad(st);
 	timely_win_reset(st, now_ns);
+	st->empty_cnt = 0;	/* no streak spans the gap */
 	st->flags |= TIMELY_S_STALE;	/* the first-window cap, next ACK */
 }
 
@@ -532,7 +557,8 @@ bool timely_on_loss(struct timely_state *st, const struct timely_cfg *c,
 	/* the paper's fabric is lossless; one cut per episode.
 	 * rate < 2^37, x 100: < 2^44
 	 */
-	st->flags |= TIMELY_S_CUT;
+	st->flags |= TIMELY_S_CUT | TIMELY_S_LOSSY;
+	st->empty_cnt = 0;	/* the loss says there was no room */
 	st->rate = max_t(u64, c->rate_min_bytes_ps,
 			 div_u64(st->rate * (100 - (u32)c->loss_md_pct), 100));
 	if (c->regain && st->rate < timely_regain_target(st)) {

@@ -66,6 +66,7 @@ struct sock_model {
 	/* the open window's samples, to check the one it picks */
 	u32 win_min, win_last, win_dly_min;
 	bool regain_armed;	/* a cut armed the regain (until the undo) */
+	u8 empty_cnt;		/* st.empty_cnt before this ACK's decision */
 };
 
 static void read_params(struct fz *in, struct timely_params *p)
@@ -90,6 +91,7 @@ static void read_params(struct fz *in, struct timely_params *p)
 	p->n_source = (u32)fz_span(in, 0, 3);
 	p->n_flows = (u32)fz_span(in, 0, 65535);
 	p->thigh_max_cut = fz_bool(in);
+	p->empty_hai = fz_bool(in);
 }
 
 /* ---- the kernel facts, as tcp_timely.c reads them ---------------------- */
@@ -173,6 +175,7 @@ static void check_cfg(const struct timely_cfg *c, u8 kind,
 		    c->hai_thresh == p->hai_thresh &&
 		    c->loss_md_pct == p->loss_md_pct &&
 		    c->regain == p->loss_regain &&
+		    c->empty_hai == p->empty_hai &&
 		    c->relative == !p->delay_mode &&
 		    c->rtt_last == p->rtt_filter, "config fields");
 	if (kind == TIMELY_LAW_SQCC)
@@ -210,6 +213,9 @@ static void check_state(const struct sock_model *ca)
 		    "stale %u, want %d", ca->st.flags & TIMELY_S_STALE,
 		    ca->must_decide);
 	FUZZ_ASSERT(ca->dec_current || ca->must_decide, "a moved decision waits");
+	FUZZ_ASSERT(!ca->st.empty_cnt ||
+		    (c->empty_hai && (ca->st.flags & TIMELY_S_LOSSY)),
+		    "a streak unarmed: %u", ca->st.empty_cnt);
 	if (!ca->dec_current)
 		return;
 	horizon = c->relative ? base + c->t_high_ns : max_t(u64, c->t_high_ns, base);
@@ -255,7 +261,40 @@ static void check_update(const struct sock_model *ca,
 
 	FUZZ_ASSERT(u->n == n, "N %u want %u", u->n, n);
 	FUZZ_ASSERT(o->d_ns == d, "d %u want %u", o->d_ns, d);
-	FUZZ_ASSERT(o->branch <= TIMELY_BR_REGAIN, "branch %u", o->branch);
+	FUZZ_ASSERT(o->branch <= TIMELY_BR_EMPTY, "branch %u", o->branch);
+	/*
+	 * empty_hai: armed by a loss cut; the streak counts completions
+	 * below T_low / 4 (saturating), HAI's step from the 7th in a row,
+	 * and a window after one of them is credited (one update per RTT).
+	 */
+	if (o->branch == TIMELY_BR_FIRST)	/* after init, RTO, restart */
+		FUZZ_ASSERT(!ca->st.empty_cnt && !ca->empty_cnt,
+			    "streak %u at a first sample", ca->st.empty_cnt);
+	else if (c->empty_hai && (ca->st.flags & TIMELY_S_LOSSY) &&
+		 o->d_ns < o->t_low_ns / TIMELY_EMPTY_DIV && !app_limited)
+		FUZZ_ASSERT(ca->st.empty_cnt ==
+			    min_t(u32, ca->empty_cnt + 1, TIMELY_EMPTY_STREAK - 1),
+			    "streak %u after %u", ca->st.empty_cnt, ca->empty_cnt);
+	else
+		FUZZ_ASSERT(!ca->st.empty_cnt, "streak %u without room",
+			    ca->st.empty_cnt);
+	if (o->branch == TIMELY_BR_EMPTY) {
+		u64 want = clamp_t(u64, old + TIMELY_HAI_MULT * o->delta_bytes_ps,
+				   c->rate_min_bytes_ps,
+				   max_t(u64, c->rate_min_bytes_ps, rate_max(ca)));
+
+		if (app_limited)	/* held */
+			want = old;
+		FUZZ_ASSERT(ca->empty_cnt >= TIMELY_EMPTY_STREAK - 1 &&
+			    ca->st.rate == want,
+			    "empty step %llu -> %llu want %llu after %u",
+			    (unsigned long long)old, (unsigned long long)ca->st.rate,
+			    (unsigned long long)want, ca->empty_cnt);
+	}
+	if (ca->st.empty_cnt)
+		FUZZ_ASSERT(ca->st.win.bytes >= c->seg_bytes,
+			    "an uncredited window in a streak: bytes %u",
+			    ca->st.win.bytes);
 	/*
 	 * The regain: only while armed (by a cut, with loss_regain), below
 	 * T_low / 2, never past twice the old rate nor above max(target,
@@ -355,6 +394,7 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 		}
 	}
 	gap = ca->c.dmin_ns ? ca->c.dmin_ns : base_ns(ca);
+	ca->empty_cnt = ca->st.empty_cnt;
 	if (!timely_on_ack(&ca->st, &ca->c, &s)) {
 		/* the decision in force stands */
 		FUZZ_ASSERT(!ca->must_decide, "a due decision was not taken");

@@ -245,6 +245,7 @@ static struct timely_cfg paper_cfg(int kind)
 		.hai_thresh = kind == TIMELY_LAW_GRADIENT ? 5 : 0,
 		.delta_kbps = 10000, .link_mbps = 10000, .rate_min_kbps = 1000,
 		.seg_bytes = 65536, .loss_md_pct = 50, .loss_regain = 1,
+		.empty_hai = kind != TIMELY_LAW_GRADIENT,	/* the modules' */
 		.n_source = TIMELY_N_FIXED,
 		.n_flows = 1,
 	};
@@ -285,7 +286,8 @@ static struct timely_cfg tb_cfg(int kind)
 		.hai_thresh = kind == TIMELY_LAW_GRADIENT ? 5 : 0,
 		.delta_kbps = TB_DELTA / 125, .link_mbps = 100,
 		.rate_min_kbps = 1000, .seg_bytes = 65536, .loss_md_pct = 50,
-		.loss_regain = 1, .n_source = TIMELY_N_FIXED, .n_flows = 1,
+		.loss_regain = 1, .empty_hai = kind != TIMELY_LAW_GRADIENT,
+		.n_source = TIMELY_N_FIXED, .n_flows = 1,
 	};
 	struct timely_cfg c;
 
@@ -429,6 +431,38 @@ static void test_exact(void)
 		      timely_n_sample(c.link_bytes_ps, 0, c.link_bytes_ps / 60));
 		CHECK(timely_n_sample(c.link_bytes_ps, TIMELY_ONE, c.link_bytes_ps / 30) == 60,
 		      "N sample g=1: %u", timely_n_sample(c.link_bytes_ps, TIMELY_ONE, c.link_bytes_ps / 30));
+	}
+	tap_end();
+
+	tap_begin("law: empty_hai: nothing before a loss cut; after one, HAI's 5 delta from the 7th completion in a row below T_low/4");
+	{
+		u64 r0 = 1000 * DCC_MBPS_TO_BPS / 8, dl;
+
+		c = paper_cfg(TIMELY_LAW_PATCHED);	/* T_low 50 us, absolute */
+		dl = c.delta_bytes_ps;
+		seed(&c, &s, r0, 6 * US);
+		for (int i = 0; i < 10; i++)
+			law(&c, &s, 6 * US, &o);
+		CHECK(o.branch == TIMELY_BR_LOW && !s.empty_cnt && s.rate == r0 + 10 * dl,
+		      "unarmed: branch %u streak %u", o.branch, s.empty_cnt);
+		s.flags |= TIMELY_S_LOSSY;	/* timely_on_loss() sets it */
+		s.rate = r0;
+		for (int i = 0; i < TIMELY_EMPTY_STREAK - 1; i++)
+			law(&c, &s, 6 * US, &o);
+		CHECK(o.branch == TIMELY_BR_LOW && s.empty_cnt == TIMELY_EMPTY_STREAK - 1 &&
+		      s.rate == r0 + (TIMELY_EMPTY_STREAK - 1) * dl,
+		      "streak: branch %u count %u", o.branch, s.empty_cnt);
+		law(&c, &s, 6 * US, &o);
+		CHECK(o.branch == TIMELY_BR_EMPTY &&
+		      s.rate == r0 + (TIMELY_EMPTY_STREAK - 1 + TIMELY_HAI_MULT) * dl,
+		      "7th: branch %u rate %llu", o.branch, (unsigned long long)s.rate);
+		/* 12.5 us = T_low / 4: not near empty, the streak restarts */
+		law(&c, &s, 12500, &o);
+		CHECK(o.branch == TIMELY_BR_LOW && !s.empty_cnt, "at T_low/4: branch %u streak %u",
+		      o.branch, s.empty_cnt);
+		c.empty_hai = 0;
+		law(&c, &s, 6 * US, &o);
+		CHECK(!s.empty_cnt, "empty_hai 0 counted");
 	}
 	tap_end();
 
@@ -749,20 +783,27 @@ static void test_incast_paper(void)
  * 0.008) to stop a rate that crossed C before the buffer overflows, so a
  * lone patched TIMELY or SQCC flow loses packets every cycle, and the
  * loss cut (50 %) was followed by the paper's additive increase only:
- * 200 kbit/s per completion.  The regain (loss_regain, the default)
- * doubles the rate per RTT while the queue is near empty, back to 7/8 of
- * the rate before the cut.  Each scenario runs with it and without:
+ * 200 kbit/s per completion.  The regain (loss_regain, on in every
+ * module) doubles the rate per RTT while the queue is near empty, back to
+ * 7/8 of the rate before the cut; empty_hai (on in timely_p and sqcc)
+ * updates once per RTT while the queue stays near empty after a loss and
+ * adds HAI's 5 delta from the 7th such update.  Each scenario runs with
+ * the module's defaults and with the paper's law after a loss (both
+ * off), the burst also with each alone:
  *  - a lone flow starting at C: its rate over 1-6 s;
  *  - 16 flows starting together at C (the testbed's start) and staying:
  *    utilisation, Jain and drops over 1-4 s;
  *  - two long flows at C/2, 16 flows starting at C for 40 RTT, then gone:
- *    the long flows' share of C over the 100 RTT after the burst and the
- *    RTTs until they carry >= 0.90 C in every RTT of 10.
+ *    the RTTs until the long flows carry >= 0.90 C in every RTT of 10,
+ *    their share of C over the 100 RTT after the burst, and their Jain
+ *    index over RTT 100-300 after it.
  */
 struct lossy {
-	double lone, util, jain, after, rec;
+	double lone, util, jain, rec, after, jain_after;
 	u64 drops, delivered;
 };
+
+enum { LOSS_PAPER, LOSS_REGAIN, LOSS_EMPTY, LOSS_BOTH };
 
 /* the testbed's link behind a 1-BDP drop-tail buffer */
 static struct sim *sim_droptail(const struct timely_cfg *c)
@@ -774,15 +815,30 @@ static struct sim *sim_droptail(const struct timely_cfg *c)
 	return m;
 }
 
-static void run_lossy(int kind, bool regain, struct lossy *r)
+/* the testbed config of @kind with the loss handling @mode */
+static struct timely_cfg lossy_cfg(int kind, int mode)
 {
 	struct timely_cfg c = tb_cfg(kind);
-	struct sim *m;
-	double t[MAXF], after = 0;
-	u8 okw[300];
-	int w;
 
-	c.regain = regain;
+	c.regain = mode == LOSS_REGAIN || mode == LOSS_BOTH;
+	c.empty_hai = mode == LOSS_EMPTY || mode == LOSS_BOTH;
+	return c;
+}
+
+/* the modules' default loss handling of @kind */
+static int lossy_default(int kind)
+{
+	struct timely_cfg c = tb_cfg(kind);
+
+	return c.empty_hai ? LOSS_BOTH : LOSS_REGAIN;
+}
+
+static void run_lone_and_16(int kind, int mode, struct lossy *r)
+{
+	struct timely_cfg c = lossy_cfg(kind, mode);
+	struct sim *m;
+	double t[MAXF];
+
 	m = sim_droptail(&c);
 	flow_start(m, 0, TB_C);
 	sim_run(m, 1000000, NULL, NULL);
@@ -800,8 +856,16 @@ static void run_lossy(int kind, bool regain, struct lossy *r)
 	r->drops = m->m.st.drops;
 	r->delivered = (u64)(sum(t, 16) * 3 / 1500);
 	sim_free(m);
+}
 
-	m = sim_droptail(&c);
+static void run_burst(int kind, int mode, struct lossy *r)
+{
+	struct timely_cfg c = lossy_cfg(kind, mode);
+	struct sim *m = sim_droptail(&c);
+	double t[MAXF], late[2] = { 0, 0 };
+	u8 okw[300];
+
+	r->after = 0;
 	flow_start(m, 0, TB_C / 2);
 	flow_start(m, 1, TB_C / 2);
 	sim_run(m, 2000000, NULL, NULL);
@@ -810,47 +874,53 @@ static void run_lossy(int kind, bool regain, struct lossy *r)
 	sim_run(m, 40 * TB_BASE, NULL, NULL);
 	for (int i = 2; i < 18; i++)
 		model_stop_flow(&m->m, i);
-	for (w = 0; w < 300; w++) {	/* one window per RTT */
+	for (int w = 0; w < 300; w++) {	/* one window per RTT */
 		sim_run(m, TB_BASE, t, NULL);
 		okw[w] = t[0] + t[1] >= 0.90 * TB_C;
 		if (w < 100)
-			after += (t[0] + t[1]) / TB_C / 100;
+			r->after += (t[0] + t[1]) / TB_C / 100;
+		else
+			for (int i = 0; i < 2; i++)
+				late[i] += t[i];
 	}
-	r->after = after;
 	r->rec = model_sustained_from(okw, 300, 10, 1);
+	r->jain_after = jain(late, 2);
 	sim_free(m);
 }
 
 static void test_droptail(void)
 {
 	for (int kind = 0; kind < 3; kind++) {
-		struct lossy on, off;
+		int def = lossy_default(kind);
+		struct lossy on, off, b[4];
 
-		run_lossy(kind, true, &on);
-		run_lossy(kind, false, &off);
-		tap_begin("model %s, 1-BDP drop-tail, loss_regain 1 (0): lone flow %.3f (%.3f) of C (>= 0.90); 16 flows from C: util %.3f (%.3f) (>= 0.90), Jain %.3f (%.3f) (>= 0.85), drops %llu (%llu) = %.2f%% of delivered (<= 2%%)",
+		run_lone_and_16(kind, def, &on);
+		run_lone_and_16(kind, LOSS_PAPER, &off);
+		tap_begin("model %s, 1-BDP drop-tail, defaults (paper's law after a loss): lone flow %.3f (%.3f) of C (>= 0.90); 16 flows from C: util %.3f (%.3f) (>= 0.90), Jain %.3f (%.3f) (>= 0.85), drops %llu (%llu) = %.2f%% of delivered (<= 2%%)",
 			  kname[kind], on.lone, off.lone, on.util, off.util, on.jain, off.jain,
 			  (unsigned long long)on.drops, (unsigned long long)off.drops,
 			  100.0 * on.drops / (double)on.delivered);
 		CHECK(on.lone >= 0.90, "lone %.3f", on.lone);
-		/* Jain over 8 seeds: 0.88-0.98 with the regain, 0.73-0.94 without */
+		/*
+		 * Over 8 seeds: Jain 0.86-0.98 (timely_p, sqcc), 0.95-0.98
+		 * (timely); drops 1.2-1.5 % with empty_hai, 0.4-0.6 % without
+		 */
 		CHECK(on.util >= 0.90 && on.jain >= 0.85, "util %.3f jain %.3f", on.util, on.jain);
 		CHECK(on.drops * 50 <= on.delivered, "drops %llu", (unsigned long long)on.drops);
 		tap_end();
-		/*
-		 * The burst: each loss episode starts its regain from the rate
-		 * then, and the burst's episodes come after the law has cut
-		 * the long flows for the burst's queue, so the regain's target
-		 * is far below their share once the burst is gone.  Keeping
-		 * the highest pre-burst rate as the target instead regained in
-		 * 8-76 RTT but made 16 flows that stay (started at C) double
-		 * into the buffer forever: 11000-18000 drops in 3 s (tried:
-		 * halving the kept target on every failed regain, 600-900).
-		 */
-		tap_begin("model %s, 1-BDP drop-tail: after a 40-RTT burst of 16 flows on two long flows, >= 0.90 C in every RTT of 10 from %.0f RTT (<= 100; 999: not in 300; regain off %.0f), mean %.3f (%.3f) of C over 100 RTT",
-			  kname[kind], on.rec, off.rec, on.after, off.after);
-		CHECK(on.rec <= 100, "recovery %.0f RTT", on.rec);
-		tap_end_todo("a burst's loss episodes start their regain after the law's cuts: the target is too low");
+
+		for (int mode = 0; mode < 4; mode++)
+			run_burst(kind, mode, &b[mode]);
+		tap_begin("model %s, 1-BDP drop-tail, 40-RTT burst of 16 on 2 long flows: >= 0.90 C each RTT of 10 from %.0f RTT after (<= 100; 999 never), Jain %.3f in RTT 100-300 (>= 0.9), %.3f C in the first 100; regain+empty_hai %.0f, regain %.0f, empty_hai %.0f, neither %.0f",
+			  kname[kind], b[def].rec, b[def].jain_after, b[def].after,
+			  b[LOSS_BOTH].rec, b[LOSS_REGAIN].rec, b[LOSS_EMPTY].rec,
+			  b[LOSS_PAPER].rec);
+		CHECK(b[def].rec <= 100, "recovery %.0f RTT", b[def].rec);
+		CHECK(b[def].jain_after >= 0.9, "Jain %.3f", b[def].jain_after);
+		if (def == LOSS_BOTH)
+			tap_end();
+		else
+			tap_end_todo("TIMELY sits near empty (its law has no fixed point): empty_hai is off in tcp_timely, it cost 16 flows Jain 0.81-0.98 and 1.7-2.2 % drops");
 	}
 }
 
