@@ -27,13 +27,13 @@
 #                              (27500 keys; bpftrace 0.17 printed nothing at
 #                              all from a 262144-key map)
 #   burst_metrics LOG K RATE_MBIT RTT_MS [L]   the figures of one run;
-#                              exit 1 (six "nan") if the trace missed the
+#                              exit 1 (seven "nan") if the trace missed the
 #                              long flows' first 10 RTT before the burst
 #   burst_run CC K SECONDS [L] one run in the open net_lib run (NET_RUN):
 #                              the trace, L long flows (default 1; from sender 0,
 #                              SECONDS + 5 s), 1.5 s later K flows for
 #                              SECONDS (from sender 1); the figures in
-#                              BURST_FIGS (burst_metrics' line, or six
+#                              BURST_FIGS (burst_metrics' line, or seven
 #                              "nan"); 1 if the trace or a flow failed or
 #                              the trace began late.
 #                              Not in a subshell: net_lib's flow state is
@@ -62,7 +62,7 @@ burst_bt() { # CC DEV IFINDEX: the bpftrace script
 # burst_metrics LOG K RATE_MBIT RTT_MS [L]: the figures of one burst run
 # from its bpftrace log (L long flows, default 1: the L ports seen first),
 # one line "rec_rtt burst_util_pct land_steps sumu_steps q_burst_bdp
-# q_after_bdp" ("nan" where the run has no burst; land_steps and
+# q_after_bdp jain_after" ("nan" where the run has no burst; land_steps and
 # sumu_steps "nan" without oscar)
 #   rec_rtt     RTTs from the burst's end (the short flows' last bin)
 #               until every 1-RTT window of the next 10 RTT carries >= 95%
@@ -80,6 +80,9 @@ burst_bt() { # CC DEV IFINDEX: the bpftrace script
 #   q_after_bdp the largest backlog from the first bin after the burst's
 #               end with less than 0.1 BDP queued (the drain) to the run's
 #               end, in BDPs: the recovery's overshoot ("nan": no drain)
+#   jain_after  Jain's index of the L long flows' bytes from 100 RTT after
+#               the burst's end to the trace's end ("nan": L = 1, or under
+#               10 RTT of trace there)
 burst_metrics() {
 	awk -v k="$2" -v rate="$3" -v rtt="$4" -v nl="${5:-1}" -v bin_ms="$BURST_BIN_MS" '
 	/^@q\[/ { gsub(/[@q\[\],:]/, " "); qb[$1] = $2; next }
@@ -99,11 +102,11 @@ burst_metrics() {
 		for (p in first) if (!(p in long)) {
 			if (s0 == "" || first[p] < s0) s0 = first[p]
 			if (last[p] > s1) s1 = last[p] }
-		if (s0 == "") { print "nan nan nan nan nan nan"; exit }
+		if (s0 == "") { print "nan nan nan nan nan nan nan"; exit }
 		w = rtt / bin_ms
 		# a trace that began late (the long flows seen first only
 		# within 10 RTT of the burst) has no baseline: no figures
-		if (first[lp] + 10 * w > s0) { print "nan nan nan nan nan nan"; exit 1 }
+		if (first[lp] + 10 * w > s0) { print "nan nan nan nan nan nan nan"; exit 1 }
 		full = rate * 1e6 / 8 * rtt / 1000 * 0.95	# bins, bytes per 1-RTT window
 		rec = 999
 		for (t = s1 + 1; t + 10 * w <= b1; t++) {
@@ -122,8 +125,16 @@ burst_metrics() {
 		# the recovery overshoot: after the queue first drains (< 0.1 BDP)
 		for (t0 = s1 + 1; t0 <= b1 && qb[t0] >= 0.1 * bdp; t0++);
 		for (i = t0 + 1; i <= b1; i++) if (qb[i] > qa) qa = qb[i]
-		qf = sprintf("%s %s", qn ? sprintf("%.3f", qs / qn / bdp) : "nan",
-			     t0 < b1 ? sprintf("%.3f", qa / bdp) : "nan")
+		# fairness of the long flows once recovered: from 100 RTT after
+		# the burst to the end
+		js = 0; js2 = 0
+		for (p in long) { lb = 0
+			for (i = s1 + 100 * w; i <= b1; i++) lb += by[i, p]
+			js += lb; js2 += lb * lb }
+		jf = "nan"
+		if (nl > 1 && b1 - s1 - 100 * w >= 10 * w && js2 > 0) jf = sprintf("%.4f", js * js / (nl * js2))
+		qf = sprintf("%s %s %s", qn ? sprintf("%.3f", qs / qn / bdp) : "nan",
+			     t0 < b1 ? sprintf("%.3f", qa / bdp) : "nan", jf)
 		if (n == 0) { printf "%.1f %.2f nan nan %s\n", rec, util, qf; exit }
 		# steps: batches (us clock) from the burst start (bins)
 		tgt = 1 / (k + nl); land = 0; nlb = 0; sumu = -1
@@ -142,7 +153,7 @@ burst_metrics() {
 
 burst_run() { # CC K SECONDS [L]
 	local c=$1 k=$2 secs=$3 nl=${4:-1} bt=$NET_RUN/burst.bt log=$NET_RUN/burst.txt pid ifx ok=1
-	BURST_FIGS="nan nan nan nan nan nan"
+	BURST_FIGS="nan nan nan nan nan nan nan"
 	ifx=$(ip -n "$NET_NS_R" -o link show dev "$NET_BN_DEV" | cut -d: -f1)
 	burst_bt "$c" "$NET_BN_DEV" "$ifx" >"$bt"
 	if ! net_bpftrace "$bt" "$log" 300 BPFTRACE_MAP_KEYS_MAX=$BURST_MAP_KEYS; then

@@ -38,7 +38,7 @@ for rf in 1 0; do
 	burst_run oscar $K 1 || ok=0
 	net_summarize >/dev/null || ok=0
 	[[ $(net_get cc_ok) == 1 ]] || ok=0
-	read -r "rec[$rf]" "util[$rf]" "land[$rf]" "sumu[$rf]" "qb[$rf]" "qa[$rf]" <<<"$BURST_FIGS"
+	read -r "rec[$rf]" "util[$rf]" "land[$rf]" "sumu[$rf]" "qb[$rf]" "qa[$rf]" _ <<<"$BURST_FIGS"
 	dcc_result "burst_refill${rf}_rec_rtt" "${rec[$rf]}"
 	dcc_result "burst_refill${rf}_util_pct" "${util[$rf]}"
 	dcc_result "burst_refill${rf}_land_steps" "${land[$rf]}"

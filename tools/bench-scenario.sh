@@ -260,9 +260,10 @@ scenario_burst() { # CC
 			drops=$(awk -F, 'NR == 2 { d0 = $4 } NR > 1 { d = $4 }
 				END { print (NR > 1 ? d - d0 : "nan") }' "$NET_RUN/queue.csv" 2>/dev/null)
 			emit burst "$c" "$cs" "$r" rec_rtt "${m[0]}" burst_util_pct "${m[1]}" \
-				q_burst_bdp "${m[4]}" q_after_bdp "${m[5]}" drops "${drops:-nan}"
+				q_burst_bdp "${m[4]}" q_after_bdp "${m[5]}" drops "${drops:-nan}" \
+				jain_after "${m[6]}"
 			[[ $c == oscar ]] && emit burst "$c" "$cs" "$r" land_steps "${m[2]}" sumu_steps "${m[3]}"
-			progress "burst $c $kk rep $r: link >= 95% again ${m[0]} RTT after the burst; util in the burst ${m[1]}%, backlog ${m[4]} BDP (mean) in it, ${m[5]} (peak) after the drain, ${drops:-nan} drops$([[ $c == oscar ]] && echo "; landing ${m[2]} steps, sum u settled after ${m[3]}")$( ((ok)) || echo ', FLOW ERROR')"
+			progress "burst $c $kk rep $r: link >= 95% again ${m[0]} RTT after the burst; util in the burst ${m[1]}%, backlog ${m[4]} BDP (mean) in it, ${m[5]} (peak) after the drain, ${drops:-nan} drops, long flows' Jain ${m[6]} from 100 RTT after$([[ $c == oscar ]] && echo "; landing ${m[2]} steps, sum u settled after ${m[3]}")$( ((ok)) || echo ', FLOW ERROR')"
 			((ok)) || failed=1
 		done
 		net_cleanup
