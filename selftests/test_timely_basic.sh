@@ -38,7 +38,7 @@ for a in "${ALGS[@]}"; do
 	for bad in "alpha_ppm 0" "alpha_ppm 1000001" "beta_ppm 0" "beta_ppm abc" \
 		   "delta_kbps 0" "delta_kbps 100000001" "t_low_us 0" "t_low_us 500" \
 		   "t_high_us 50" "t_high_us 1000001" "seg_bytes 1000" "seg_bytes 4194305" \
-		   "link_mbps 800001" "rate_min_kbps 0" "hai_thresh 256" "loss_md_pct 101" "loss_regain 2" "empty_hai 2" \
+		   "link_mbps 800001" "rate_min_kbps 0" "hai_thresh 256" "loss_md_pct 101" "loss_regain 2" "empty_hai 2" "update_clock 2" \
 		   "delay_mode 2" "rtt_filter -1" "min_rtt_us 1000001" "base_rtt_us 99999999999" \
 		   "init_rate_kbps 800000001"; do
 		# shellcheck disable=SC2086

@@ -157,6 +157,7 @@ struct timely_params {
 	u32 loss_md_pct;		/* 0..100 */
 	u32 loss_regain;		/* 0..1 */
 	u32 empty_hai;			/* 0..1 */
+	u32 update_clock;		/* 0 completion, 1 RTT */
 	u32 delay_mode;			/* 0 relative, 1 absolute */
 	u32 rtt_filter;			/* 0 min, 1 last */
 	u32 n_source;			/* SQCC: enum timely_n_source */
@@ -207,7 +208,10 @@ struct timely_cfg {
 	u32 rtt_ref_ns;		/* patched TIMELY's RTT_ref, else 0 */
 	u32 dmin_ns;		/* D_minRTT, 0 = the base RTT */
 	u32 base_ns;		/* base RTT, 0 = the measured one */
-	u32 seg_bytes;		/* bytes per completion */
+	u32 seg_bytes;		/* bytes per completion; 0 = the RTT clock
+				 * (update_clock 1: a window closes on its
+				 * D_minRTT gate alone)
+				 */
 };
 
 /* the base RTT in force: the fixed parameter, else the measured min */

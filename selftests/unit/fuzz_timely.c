@@ -92,6 +92,7 @@ static void read_params(struct fz *in, struct timely_params *p)
 	p->n_flows = (u32)fz_span(in, 0, 65535);
 	p->thigh_max_cut = fz_bool(in);
 	p->empty_hai = fz_bool(in);
+	p->update_clock = fz_bool(in);
 }
 
 /* ---- the kernel facts, as tcp_timely.c reads them ---------------------- */
@@ -171,7 +172,7 @@ static void check_cfg(const struct timely_cfg *c, u8 kind,
 		    "alpha %u beta %u", c->alpha_q16, c->beta_q20);
 	FUZZ_ASSERT(c->dmin_ns == p->min_rtt_us * 1000 &&
 		    c->base_ns == p->base_rtt_us * 1000 &&
-		    c->seg_bytes == p->seg_bytes &&
+		    c->seg_bytes == (p->update_clock ? 0 : p->seg_bytes) &&
 		    c->hai_thresh == p->hai_thresh &&
 		    c->loss_md_pct == p->loss_md_pct &&
 		    c->regain == p->loss_regain &&
