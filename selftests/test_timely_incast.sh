@@ -27,16 +27,9 @@ net_quickack
 declare -A Q UTIL
 for a in timely_p sqcc; do
 	timely_init_rate "$a" 6000
-	net_run_flows --cc "$a" --n $N --duration $DUR || log_warn "a flow reported an error"
-	st=$(awk -F'\t' 'NR == 1 || $5 > m { m = $5 } END { print m }' "$NET_RUN/flows.tsv")
-	net_summarize --window "$(fcalc "$st + $SKIP")" "$(fcalc "$st + $DUR - 0.5")"
-	timely_report "incast_$a"
-	read -r qm qsd qp1 qp99 qe <<<"$(timely_qstats "$(net_get window_t1)" "$(net_get window_t2)")"
-	log_info "$a: backlog mean $qm std $qsd p1..p99 $qp1..$qp99 pkts (range $((qp99 - qp1))), empty $qe; jain $(net_get jain)"
-	dcc_result "incast_${a}_backlog_std" "$qsd"
-	dcc_result "incast_${a}_backlog_range" "$((qp99 - qp1))"
-	Q[$a]=$(net_get mean_backlog_pkts)
-	UTIL[$a]=$(net_get util_pct)
+	timely_incast_run "$a" $N $DUR $SKIP incast
+	Q[$a]=$TL_Q
+	UTIL[$a]=$TL_UTIL
 	ktap_test_result "$a: all $N flows used $a, utilisation ${UTIL[$a]}% (>= 90%)" \
 		eval '[[ $(net_get cc_ok) == 1 ]] && fge "${UTIL[$a]}" 90'
 	ktap_test_result "$a: no bottleneck drops ($(net_get drops))" [ "$(net_get drops)" = 0 ]

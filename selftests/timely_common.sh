@@ -81,3 +81,23 @@ timely_qstats() { # T1 T2
 		"$(percentile 1 <<<"$col") $(percentile 99 <<<"$col")" \
 		"$(awk '{ n++; e += ($1 == 0) } END { printf "%.3f", e / n }' <<<"$col")"
 }
+
+# timely_incast_run ALG N DUR SKIP PREFIX: N flows of ALG for DUR s from
+# one sender (the start rate set before), the figures over SKIP .. DUR -
+# 0.5 s after the last start (timely_report PREFIX_ALG); the backlog's
+# statistics logged and kept as results; TL_Q (mean backlog, packets),
+# TL_RANGE (p99 - p1) and TL_UTIL (%) for the caller's checks.
+timely_incast_run() {
+	local a=$1 n=$2 dur=$3 skip=$4 pre=$5 st qm qsd qp1 qp99 qe
+	net_run_flows --cc "$a" --n "$n" --duration "$dur" || log_warn "a flow reported an error"
+	st=$(awk -F'\t' 'NR == 1 || $5 > m { m = $5 } END { print m }' "$NET_RUN/flows.tsv")
+	net_summarize --window "$(fcalc "$st + $skip")" "$(fcalc "$st + $dur - 0.5")"
+	timely_report "${pre}_$a"
+	read -r qm qsd qp1 qp99 qe <<<"$(timely_qstats "$(net_get window_t1)" "$(net_get window_t2)")"
+	log_info "$a: backlog mean $qm std $qsd p1..p99 $qp1..$qp99 pkts (range $((qp99 - qp1))), empty $qe; jain $(net_get jain)"
+	dcc_result "${pre}_${a}_backlog_std" "$qsd"
+	dcc_result "${pre}_${a}_backlog_range" "$((qp99 - qp1))"
+	TL_Q=$(net_get mean_backlog_pkts)
+	TL_RANGE=$((qp99 - qp1))
+	TL_UTIL=$(net_get util_pct)
+}
