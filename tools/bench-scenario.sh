@@ -62,6 +62,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/selftests/net_lib.sh"
 # shellcheck source=../selftests/burst_lib.sh
 source "$root/selftests/burst_lib.sh"
+# shellcheck source=../selftests/flow_metrics.sh
+source "$root/selftests/flow_metrics.sh"
 
 scenarios=steady ccs="cubic bbr dctcp" dur=10 phase=5 incast="4 16 64" paths=4 burst="1 3 7" burst_s=1
 cpu_hooks='' ecn_ccs=dctcp reps=1 rate=100 rtt=10 limit='' dk=30000 out='' quickack=1
@@ -142,6 +144,16 @@ rx_csv() {
 	} >"$run/rx.csv"
 }
 
+# incast_tl1 T_END: the CCC paper's suppression time T_L1 of the run, in
+# RTTs: from the last flow's start until the backlog stays under one BDP
+# (RTT < 2 RTT_min) up to T_END, at queue.csv's 100 ms resolution
+incast_tl1() {
+	local t0 x
+	t0=$(awk -F'\t' 'NR == 1 || $5 > m { m = $5 } END { print m }' "$NET_RUN/flows.tsv")
+	x=$(fm_settle_below "$NET_RUN/queue.csv" "$t0" "$1" $((rate * rtt * 125)))
+	awk -v x="$x" -v t="$rtt" 'BEGIN { print (x == "nan" ? "nan" : sprintf("%.1f", x * 1000 / t)) }'
+}
+
 # finish SCENARIO CC CASE REP OK: summarise the run, emit the standard metrics
 finish() {
 	local s=$1 c=$2 k=$3 r=$4 ok=$5
@@ -171,6 +183,7 @@ finish() {
 		backlog_p99_pkts "${v[p99_backlog_pkts]}" backlog_max_pkts "${v[max_backlog_pkts]}" \
 		drops "${v[drops]}" marks "${v[marks]}" loss_pct "$loss" \
 		cc_ok "${v[cc_ok]}" flows_ok "$ok"
+	[[ $s == incast ]] && emit "$s" "$c" "$k" "$r" tl1_rtt "$(incast_tl1 "${v[window_t2]}")"
 	progress "$s $c $k rep $r: $(net_summary_line)$( ((ok)) || echo ', FLOW ERROR')"
 	((ok && v[cc_ok] == 1)) || failed=1
 	return 0
