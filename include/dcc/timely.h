@@ -125,7 +125,7 @@ enum timely_branch {
  * the step below T_low is HAI's, TIMELY_HAI_MULT delta.  Measured in the
  * model (test_timely_law, 1-BDP drop-tail): T_low / 2 fires in the short
  * standing queues of 16 flows that share the link (drops 2-10x); a streak
- * of 4 adds drops there (1.5-2.5 % of their packets against 1.3-1.5 % at
+ * of 4 adds drops there (2.1-2.4 % of their packets against 1.3-1.5 % at
  * 6-7); each completion more delays a recovery by an RTT.
  */
 #define TIMELY_EMPTY_DIV 4
