@@ -311,7 +311,9 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 			o->branch = TIMELY_BR_REGAIN;
 		} else if (timely_near_empty(c, st, d, tl) &&
 			   st->empty_cnt >= TIMELY_EMPTY_STREAK - 1) {
-			/* the room has lasted TIMELY_EMPTY_STREAK RTTs */
+			/* the room has lasted TIMELY_EMPTY_STREAK RTTs.
+			 * rate < 2^37, 5 delta < 2^37: sum < 2^38
+			 */
 			rate = st->rate + TIMELY_HAI_MULT * o->delta_bytes_ps;
 			o->branch = TIMELY_BR_EMPTY;
 		}
