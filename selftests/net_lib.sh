@@ -197,6 +197,7 @@
 #   net_get KEY [DIR]               a summary.tsv value
 #   net_flow_get FLOW COLUMN [DIR]  a summary_flows.tsv value
 #   net_summary_line [DIR]          one human-readable line
+#   net_last_start [DIR]            the last flow's launch time (s, flows.tsv)
 #
 # OTHER HELPERS
 #   net_ping_rtt [--count N] [--from-sender i]   idle RTT: mean of N pings in
@@ -1211,4 +1212,9 @@ net_summary_line() {
 	local -A s=()
 	while IFS=$'\t' read -r k v; do s[$k]=$v; done <"$dir/summary.tsv"
 	echo "util ${s[util_pct]}% ($((${s[agg_window_throughput_bps]} / 1000)) kbit/s in [${s[window_t1]},${s[window_t2]}] s), jain ${s[jain]}, rtt mean ${s[mean_rtt_ms]} p99 ${s[p99_rtt_ms]} ms (${s[rtt_samples]} ss samples; iperf3 mean ${s[iperf_mean_rtt_ms]}), backlog mean ${s[mean_backlog_pkts]} p99 ${s[p99_backlog_pkts]} max ${s[max_backlog_pkts]} pkts (${s[queue_samples]} samples), drops ${s[drops]} marks ${s[marks]}, retrans ${s[retransmits]}, cc_ok ${s[cc_ok]}"
+}
+
+# the last flow's launch time of a run (s since t0; flows.tsv)
+net_last_start() {
+	awk -F'\t' 'NR == 1 || $5 > m { m = $5 } END { print m }' "${1:-$NET_RUN}/flows.tsv"
 }

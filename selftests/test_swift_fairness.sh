@@ -15,7 +15,7 @@ net_setup --rate-mbit "$SW_RATE" --rtt-ms "$SW_RTT" --limit-pkts 300
 net_quickack
 swift_set_target
 net_run_flows --cc swift --n $N --duration $DUR || log_warn "a flow reported an error"
-last=$(awk -F'\t' '{ if ($5 > m) m = $5 } END { print m }' "$NET_RUN/flows.tsv")
+last=$(net_last_start)
 first=$(awk -F'\t' 'NR == 1 || $5 < m { m = $5 } END { print m }' "$NET_RUN/flows.tsv")
 net_summarize --window "$(fcalc "$last + $SKIP")" "$(fcalc "$first + $DUR")"
 swift_report fair

@@ -90,7 +90,7 @@ timely_qstats() { # T1 T2
 timely_incast_run() {
 	local a=$1 n=$2 dur=$3 skip=$4 pre=$5 st qm qsd qp1 qp99 qe
 	net_run_flows --cc "$a" --n "$n" --duration "$dur" || log_warn "a flow reported an error"
-	st=$(awk -F'\t' 'NR == 1 || $5 > m { m = $5 } END { print m }' "$NET_RUN/flows.tsv")
+	st=$(net_last_start)
 	net_summarize --window "$(fcalc "$st + $skip")" "$(fcalc "$st + $dur - 0.5")"
 	timely_report "${pre}_$a"
 	read -r qm qsd qp1 qp99 qe <<<"$(timely_qstats "$(net_get window_t1)" "$(net_get window_t2)")"

@@ -149,7 +149,7 @@ rx_csv() {
 # (RTT < 2 RTT_min) up to T_END, at queue.csv's 100 ms resolution
 incast_tl1() {
 	local t0 x
-	t0=$(awk -F'\t' 'NR == 1 || $5 > m { m = $5 } END { print m }' "$NET_RUN/flows.tsv")
+	t0=$(net_last_start)
 	x=$(fm_settle_below "$NET_RUN/queue.csv" "$t0" "$1" $((rate * rtt * 125)))
 	awk -v x="$x" -v t="$rtt" 'BEGIN { print (x == "nan" ? "nan" : sprintf("%.1f", x * 1000 / t)) }'
 }

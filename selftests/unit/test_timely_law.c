@@ -1017,14 +1017,13 @@ static void test_update_clock(void)
 		sim_free(m);
 	}
 	run_lone_and_16(TIMELY_LAW_SQCC, LOSS_BOTH, 1, &l16);
-	tap_diag("clock rtt: Fig. 1d (60:1) SQCC error-only %.1f / patched %.1f packets = %.2f (paper ~0.2; the completion clock: test_incast_paper); testbed 16 sqcc flows on a 1-BDP drop-tail buffer: drops %.2f%% of delivered, Jain %.3f",
-		 f1[1].qs.mean, f1[0].qs.mean, f1[1].qs.mean / f1[0].qs.mean,
+	tap_diag("clock rtt: Fig. 1d (60:1) SQCC error-only %.1f / patched %.1f packets = %.2f (paper ~0.2; the completion clock: test_incast_paper); testbed sqcc on a 1-BDP drop-tail buffer: lone flow %.3f of C, 16 flows drops %.2f%% of delivered, Jain %.3f",
+		 f1[1].qs.mean, f1[0].qs.mean, f1[1].qs.mean / f1[0].qs.mean, l16.lone,
 		 100.0 * l16.drops / (double)l16.delivered, l16.jain);
 }
 
 int main(void)
 {
-
 	tap_header();
 	tap_seed_from_env();
 	test_exact();
