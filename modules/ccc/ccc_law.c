@@ -15,7 +15,7 @@
  *	S records (4.3.4)			ccc_basis_update
  *	rho = min(1, Itv/RTT_min)		ccc_rho
  *	u(k): A^i analytical (eq. 8), H^i probing up, decrease probing down,
- *	      plus the stalled-H^i step		ccc_step_*, ccc_fair_step
+ *	      plus the fairness step near the target	ccc_step_*, ccc_fair_step
  *	r(k+1) = r(k) + u(k) in [r_min, r_max]	ccc_rate_update
  *	rate, cwnd, refresh request		ccc_decide
  *
@@ -716,56 +716,69 @@ static __always_inline s64 ccc_step_probe_down(const struct ccc_state *s,
 }
 
 /*
- * Stalled H^i: the additive fairness step (not in the paper).
+ * The additive fairness step near the target (not in the paper).
  *
  * In H^i the paper lets only flows below Irr = R_l (1 - q/q_B)
  * increase (f, eq. 9), so that "the gap among unfair flows is
  * effectively reduced while the system keeps approaching
- * delta(k) = 0" (4.3.4).  Just below q_B, Irr is below every
- * flow's rate, and with the aggregate at C (|q_v| < 0.05, the
- * paper's own "close to C" test, 4.3.4) no flow moves: the state
- * stops short of (q_B, 0), in H_2^i, and the f gate, which only
- * acts as the state sweeps q, stops acting too.  The guest and the
- * model park there for hundreds of RTTs at any rate ratio (80:20
- * joins took 530-1150 RTT_min in the model), because everything
- * else CCC does there is multiplicative: the analytical step of
- * eq. 8 is per ACK (App. A: the same u for every ACK of every
- * flow, so a flow gains in proportion to its ACK rate, i.e. to r)
+ * delta(k) = 0" (4.3.4).  Near q_B, Irr is below every flow's rate,
+ * and with the aggregate at C (|q_v| < 0.05, the paper's own "close
+ * to C" test, 4.3.4) the f gate, which only acts as the state sweeps
+ * q, stops acting: below q_B no flow moves (the state parks in
+ * H_2^i), at and above it Irr = 0 and everything CCC does is
+ * multiplicative: the analytical step of eq. 8 is per ACK (App. A:
+ * the same u for every ACK of every flow, so a flow gains in
+ * proportion to its ACK rate, i.e. to r), the decreases are w_md r,
  * and S, the mean of the flow's own past rates (4.3.4), is ~r too
  * unless the flows are already fair.  Multiplicative increase with
- * multiplicative decrease keeps the rate ratio (Chiu-Jain).
+ * multiplicative decrease keeps the rate ratio (Chiu-Jain): 80:20
+ * joins took 530-1150 RTT_min in the model, and with the paper's
+ * window, which holds the pair at q_B, a guest join stayed at 1:2.
  *
- * So while the state is stalled there (H^i, |q_v| < 0.05, the link
- * busy: q > the 4.3.4 under-utilisation margin), every flow adds
- * the same rho * fair_ai * R_l, a per-RTT_min step independent of
- * its rate and of f: an additive increase that moves the state on
- * towards delta = 0 as eq. 1 intends, and that, with the
- * multiplicative decreases of A^d/H^d (w_md r), is AIMD and
- * converges to the fair share.  It is off as soon as the queue
- * moves (|q_v| >= 0.05: the paper's probing steps act alone) and
- * above q_B, so the transients and the A zig-zag are the paper's.
- * fair_ai = 0 turns it off.  rho (Itv/RTT_min, 4.3.4) makes it a
- * per-time step whatever the ACK rate.
- * R_l < 2^37, fair_ai <= 2^16, rho <= 2^16: < 2^53 each.  ccc_fair_on()
- * tests the stall; H^i and "not app-limited" are ccc_step()'s tests.
+ * So while the aggregate is at C near the target (|q_v| < 0.05, the
+ * link busy: q > the 4.3.4 under-utilisation margin, q < 2 q_B), every
+ * flow adds the same rho * fair_ai * R_l * w(q), w = 1 below q_B and
+ * fading linearly to 0 at 2 q_B: a per-RTT_min step independent of the
+ * flow's rate and of f, in whatever region the state is.  With the
+ * multiplicative decreases of A^d/H^d (w_md r) that is AIMD, whose
+ * only fixed point is equal rates.  The fade bounds what N flows'
+ * equal steps do to the queue: their sum meets the decreases before
+ * 2 q_B, whatever N.  It is off as soon as the queue moves (|q_v| >=
+ * 0.05: the paper's steps act alone), so the transients are the
+ * paper's.  fair_ai = 0 turns it off.  rho (Itv/RTT_min, 4.3.4) makes
+ * it a per-time step whatever the ACK rate.  R_l < 2^37, fair_ai <=
+ * 2^16, w <= 2^16, rho <= 2^16: < 2^53 after each shift.
+ * ccc_fair_on() tests the conditions but the app-limited one, which
+ * is ccc_step()'s.
  */
 static __always_inline bool ccc_fair_on(const struct ccc_state *s,
-					const struct ccc_cfg *c, bool busy)
+					const struct ccc_cfg *c, u32 q, bool busy)
 {
-	return c->p->fair_ai && busy && ccc_qv_near0(c, s->qv);
+	return c->p->fair_ai && busy && q < 2 * c->p->qb_ns &&
+	       ccc_qv_near0(c, s->qv);
 }
 
-static __always_inline s64 ccc_fair_step(const struct ccc_cfg *c, u32 rho)
+/*
+ * rho * fair_ai * R_l * w(q): w = 1 below q_B, 2 - q/q_B up to 2 q_B
+ * (q - q_B < q_B divides through q_B's reciprocal, as Irr/R_l does).
+ */
+static __always_inline s64 ccc_fair_step(const struct ccc_cfg *c, u32 q,
+					 u32 rho)
 {
-	u64 mag = (((ccc_line(c) * c->p->fair_ai) >> CCC_Q) * rho) >> CCC_Q;
+	u32 qb = c->p->qb_ns;
+	u64 mag = (ccc_line(c) * c->p->fair_ai) >> CCC_Q;
 
+	if (q > qb)	/* q < 2 q_B (ccc_fair_on): w in (0, 1) */
+		mag = (mag * (CCC_ONE - ccc_q16_div(q - qb, qb, c->p->qb_inv,
+						    c->p->qb_sh))) >> CCC_Q;
+	mag = (mag * rho) >> CCC_Q;
 	return (s64)min_t(u64, mag, ccc_rmax(c));
 }
 
 /*
- * u(k) of the region (eq. 8 or the probing rules), plus the fair step.
- * rho (a multiply and a compare, ccc_rho) only where a step takes it:
- * the probing steps with f set, the fair step when it is on.
+ * u(k) of the region (eq. 8 or the probing rules), plus the fair step
+ * when it is on.  rho (a multiply and a compare, ccc_rho) only where a
+ * step takes it: the probing steps with f set, the fair step.
  */
 static __always_inline s64 ccc_step(const struct ccc_state *s,
 				    const struct ccc_cfg *c,
@@ -778,13 +791,17 @@ static __always_inline s64 ccc_step(const struct ccc_state *s,
 	u32 rho;
 	s64 u = 0;
 
-	if (region == CCC_AI)
-		return ccc_step_analytical(s, c, smp, q, itv);
-	/* no increase on app-limited ACKs: an idle app is not spare capacity */
+	/*
+	 * no probing increase and no fair step on app-limited ACKs: an idle
+	 * app is not spare capacity (eq. 8's A^i step stays the paper's)
+	 */
 	if (up && smp->app_limited)
 		return 0;
-	/* the fair step: in H^i (not app-limited, see above) only */
-	fair = up && ccc_fair_on(s, c, busy);
+	fair = !smp->app_limited && ccc_fair_on(s, c, q, busy);
+	if (region == CCC_AI) {
+		u = ccc_step_analytical(s, c, smp, q, itv);
+		return fair ? u + ccc_fair_step(c, q, ccc_rho(c, itv)) : u;
+	}
 	if (!f && !fair)
 		return 0;
 	rho = ccc_rho(c, itv);
@@ -792,7 +809,7 @@ static __always_inline s64 ccc_step(const struct ccc_state *s,
 		u = up ? ccc_step_probe_up(s, c, region, irr_frac, rho) :
 			 ccc_step_probe_down(s, c, q, rho);
 	if (fair)
-		u += ccc_fair_step(c, rho);
+		u += ccc_fair_step(c, q, rho);
 	return u;
 }
 

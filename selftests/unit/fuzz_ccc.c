@@ -25,8 +25,10 @@
  * q = RTT - RTT_min, f a bit, |u(k)| <= 2 r_max, delta-hat below eq.
  * 10's bound (3 - q_v), Itv the sample clock's difference.  The law
  * divides by q_B, RTT_min and R_l through reciprocals: rho, Irr/R_l,
- * delta-hat (dcc_log2_q16), the share of R_l and the analytical step of
- * A^i are checked equal to the quotients a division gives.  UBSan and
+ * delta-hat (dcc_log2_q16), the share of R_l and the step of A^i (eq.
+ * 8's analytical step plus the additive fairness step) and of the
+ * decrease regions (w_md r plus the fairness step) are checked equal to
+ * the quotients a division gives.  UBSan and
  * ASan catch overflow, division by zero and stray accesses.
  */
 #include <string.h>
@@ -225,9 +227,45 @@ static s64 ref_analytical(const struct ccc_cfg *c, const struct dcc_sample *a,
 	return (s64)min_t(fz_u128, mag, ccc_rmax(c));
 }
 
+/*
+ * The additive fairness step by division, when it is on (not app-limited,
+ * fair_ai set, the link busy, q < 2 q_B, |q_v| < qv_near): rho fair_ai
+ * R_l, fading linearly above q_B to 0 at 2 q_B; 0 when off.
+ */
+static s64 ref_fair(const struct ccc_cfg *c, const struct dcc_sample *a,
+		    u32 q, u32 rho, s32 qv)
+{
+	u32 qb = c->p->qb_ns;
+	u64 mag;
+
+	if (a->app_limited || !c->p->fair_ai || !ccc_busy(c, q) ||
+	    q >= 2ULL * qb || qv <= -(s32)c->p->qv_near ||
+	    qv >= (s32)c->p->qv_near)
+		return 0;
+	mag = (ccc_line(c) * c->p->fair_ai) >> CCC_Q;
+	if (q > qb)
+		mag = (mag * (CCC_ONE - ((u64)(q - qb) << CCC_Q) / qb)) >> CCC_Q;
+	mag = (mag * rho) >> CCC_Q;
+	return (s64)min_t(u64, mag, ccc_rmax(c));
+}
+
+/*
+ * The probing decrease of A^d, H_1^d, H_2^d (4.3.4) by division: rho w_md
+ * r, w_md = min(|q - q_B| / q_B, 1) / 4, each product floored; @r: the
+ * rate before this ACK's step.
+ */
+static s64 ref_probe_down(const struct ccc_cfg *c, u64 r, u32 q, u32 rho)
+{
+	u32 qb = c->p->qb_ns;
+	u32 dist = q > qb ? q - qb : qb - q;
+	u32 w_md = (u32)((dist >= qb ? CCC_ONE : ((u64)dist << CCC_Q) / qb) / 4);
+
+	return -(s64)((((r * w_md) >> CCC_Q) * rho) >> CCC_Q);
+}
+
 static void check_decision(const struct sock_model *ca, const struct dcc_sample *a,
 			   const struct dcc_decision *d, const struct ccc_ack_info *i,
-			   bool round_start, u64 itv)
+			   bool round_start, u64 itv, u64 r_prev)
 {
 	const struct ccc_cfg *c = &ca->law_c;
 	const struct dcc_decision *k = &ca->dk;
@@ -256,10 +294,21 @@ static void check_decision(const struct sock_model *ca, const struct dcc_sample 
 		    ccc_region(c, q, ca->st.qv, i->delta));
 	FUZZ_ASSERT((u64)mag <= 2 * ccc_rmax(c), "step %lld, r_max %llu",
 		    (long long)i->step, (unsigned long long)ccc_rmax(c));
-	if (i->region == CCC_AI)
-		FUZZ_ASSERT(i->step == ref_analytical(c, a, q, (u32)itv, ca->st.qv),
-			    "A^i step %lld want %lld", (long long)i->step,
-			    (long long)ref_analytical(c, a, q, (u32)itv, ca->st.qv));
+	if (i->region == CCC_AI) {
+		s64 w = ref_analytical(c, a, q, (u32)itv, ca->st.qv) +
+			ref_fair(c, a, q, i->rho, ca->st.qv);
+
+		FUZZ_ASSERT(i->step == w, "A^i step %lld want %lld",
+			    (long long)i->step, (long long)w);
+	} else if (i->region == CCC_AD || i->region == CCC_H1D ||
+		   i->region == CCC_H2D) {
+		/* a decrease region: w_md r if f, plus the fairness step */
+		s64 w = (i->f ? ref_probe_down(c, r_prev, q, i->rho) : 0) +
+			ref_fair(c, a, q, i->rho, ca->st.qv);
+
+		FUZZ_ASSERT(i->step == w, "region %u step %lld want %lld",
+			    i->region, (long long)i->step, (long long)w);
+	}
 	/* log2(q_B / max(q, q_B/64)) <= 6 exactly (log-domain floor) */
 	FUZZ_ASSERT(i->delta <= 3 * CCC_ONE - ca->st.qv + 1 &&
 		    i->delta > -(32 * CCC_ONE), "delta %d q_v %d", i->delta, ca->st.qv);
@@ -286,7 +335,7 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 	u32 rtt = (u32)fz_span(in, 1000, DCC_SAMPLE_RTT_MAX_NS), pkts;
 	u32 delivered = 0, interval = 0;
 	bool round_start;
-	u64 itv;
+	u64 itv, r_prev;
 
 	ca->now_ns += f & 1 ? fz_span(in, 0, 5000000000ULL) : fz_raw(in, 2);
 	pkts = f & 2 ? (u32)fz_span(in, 1, 1U << 16) : 1;
@@ -325,10 +374,11 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 		ca->last_rx_ns = ca->now_ns;
 	ca->have_prev = true;
 	ca->law_c = ca->cfg;
+	r_prev = ca->st.rate;
 	ccc_on_ack(&ca->st, &ca->cfg, &a, round_start, &d, &info);
 	if (d.changed)
 		ca->dk = d;	/* the glue applies it */
-	check_decision(ca, &a, &d, &info, round_start, itv);
+	check_decision(ca, &a, &d, &info, round_start, itv, r_prev);
 	if (d.flags & CCC_D_NEW_ROUND)
 		resolve(ca, delivered, interval, 0);
 }

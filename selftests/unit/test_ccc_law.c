@@ -31,7 +31,7 @@
 #include "model.h"
 
 #define MSS 1500u
-#define MAXF 16
+#define MAXF 64
 #define US 1000ULL	/* ns */
 
 /*
@@ -485,6 +485,7 @@ static void test_analytical_exact(void)
 		u32 rtt = rtts_us[j], qb = rtt / 2 ? rtt / 2 : 1;
 
 		cfg_init(&c, &p, 3125000000ULL, rtt, qb);
+		p.fair_ai = 0;	/* eq. 8 alone: the fair step has its own test */
 		for (u32 a = 1; a <= 70; a++) {
 			for (int k = 0; k < 300; k++) {
 				struct ccc_state st;
@@ -647,17 +648,18 @@ static const char *base_name[] = { "known", "own min RTT", "shared min RTT" };
  * (the guest's R_l counts fewer header bytes than the bottleneck, so a
  * lone flow at R_l keeps a standing queue, which the newcomer's SYN then
  * sees).  The criteria: both within 20% of the fair share for good
- * (3 bins of 5 RTT_min) within 200 RTT_min, then Jain >= 0.95 and the
+ * (3 bins of 5 RTT_min) within 120 RTT_min, then Jain >= 0.95 and the
  * link full.  check = false: report only.
  *
- * With the default window (cwnd_qb 1) a newcomer from 5% of C is fair
- * after 60-110 RTT_min over noise seeds 1-8 (CCC_SEED).  The paper's
- * window (CCC_CWND_QB=0) holds the pair at q_B (5.0-5.2 ms, against
- * ~4.5 ms), where the reference Irr = R_l (1 - q/q_B) is ~0, so the
- * rate-proportional increases stall and only the stalled-H^i step
- * (fair_ai) levels: 75-225 RTT_min, over this bound at seed 1; in the
- * guest it never got there (tcp_ccc.c), which is why it is not the
- * default.  From line rate: 5-10 RTT_min either way.
+ * With the paper's window (the default) the pair sits at q_B, where
+ * the reference Irr = R_l (1 - q/q_B) is ~0 and every step of the
+ * paper's law is rate-proportional; the additive fairness step, which
+ * now acts near the target on either side of q_B, levels a newcomer
+ * from 5% of C in 40-50 RTT_min over noise seeds 1-8 (CCC_SEED), from
+ * 20% in 35-65.  With the step only below q_B (as it once was) it took
+ * 75-225, and the guest's join never got there; the bound, 120 RTT_min,
+ * tells the two apart.  cwnd_qb 1 (CCC_CWND_QB=1): 55-100.  From line
+ * rate: 5-10 RTT_min either way.
  */
 static void test_two_flows(u32 noise, int base_mode, u32 line_pct, u32 r1_pct, bool check)
 {
@@ -667,7 +669,7 @@ static void test_two_flows(u32 noise, int base_mode, u32 line_pct, u32 r1_pct, b
 
 	tap_begin("two flows, the second joins after 100 RTT at %u%% of C (noise +-%u us, R_l %u%% of C, RTT_min %s): %s",
 		  r1_pct, noise, line_pct, base_name[base_mode],
-		  check ? "within 20% of fair in 200 RTT, Jain >= 0.95" :
+		  check ? "within 20% of fair in 120 RTT, Jain >= 0.95" :
 			  "report only; the newcomer's own min RTT includes the standing queue");
 	sim_init(&s, C, BASE, QB, noise);
 	sim_base_mode(&s, base_mode);
@@ -702,7 +704,7 @@ static void test_two_flows(u32 noise, int base_mode, u32 line_pct, u32 r1_pct, b
 		      "the newcomer's own RTT_min %u us includes the standing queue (incumbent's %u us)",
 		      s.f[1].min_rtt, s.f[0].min_rtt);
 	} else {
-		CHECK(fair_rtt > 0 && fair_rtt <= 200, "fair after %d RTT (<= 200)", fair_rtt);
+		CHECK(fair_rtt > 0 && fair_rtt <= 120, "fair after %d RTT (<= 120)", fair_rtt);
 		CHECK(jain(t, 2) >= 0.95, "Jain %.4f", jain(t, 2));
 		CHECK(sum(t, 2) >= 0.9 * C, "util %.3f", sum(t, 2) / C);
 	}
@@ -725,19 +727,28 @@ static void test_two_flows(u32 noise, int base_mode, u32 line_pct, u32 r1_pct, b
 	tap_end_todo("own RTT_min: the join drains the queue on the shared model, see above");
 }
 
-static void test_incast(u32 noise, int base_mode, u32 line_pct)
+/*
+ * N-to-1 incast, every flow from line rate.  The queue after the drain:
+ * within 50% of q_B for 8 flows; for more, at most 2 q_B: the additive
+ * fairness step is per flow, so N flows add N of them while the state
+ * is near the target, and the gradient's lag lets the sum overshoot
+ * (paper's window: 16 flows 1.3 q_B, 32 1.7 q_B, 64 2.1 q_B at seed 1;
+ * fair_ai 0: 1.1-1.3 q_B, but Jain 0.78 at 32 flows).
+ */
+static void test_incast(int n, u32 noise, int base_mode, u32 line_pct)
 {
 	struct sim s;
 	double t[MAXF], peak = 0, qd;
 	u64 ai = 0, ad = 0, all = 0;
 	int tl1 = 0;
+	double qmax = n <= 8 ? 1.5 : 2.0;
 
-	tap_begin("8-to-1 incast at line rate (noise +-%u us, R_l %u%% of C, RTT_min %s): drains, >= 90%% of C, Jain >= 0.9, queue near q_B",
-		  noise, line_pct, base_name[base_mode]);
+	tap_begin("%d-to-1 incast at line rate (noise +-%u us, R_l %u%% of C, RTT_min %s): drains, >= 90%% of C, Jain >= 0.9, queue within [0.5, %.1f] q_B",
+		  n, noise, line_pct, base_name[base_mode], qmax);
 	sim_init(&s, C, BASE, QB, noise);
 	sim_base_mode(&s, base_mode);
 	s.h.line = C * line_pct / 100;
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < n; i++)
 		flow_start(&s, i, s.h.line);
 	/* T_L1 (Table 1, S2): the queue below RTT_min (delay < 2 RTT_min) for good */
 	for (int ms = 1; ms <= 100 * (int)BASE / 1000; ms++) {
@@ -749,7 +760,7 @@ static void test_incast(u32 noise, int base_mode, u32 line_pct)
 	sim_run(&s, 30 * BASE, NULL);
 	sim_run(&s, 200 * BASE, t);
 	qd = mean_qdelay_us(&s);
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < n; i++) {
 		ai += s.f[i].regions[CCC_AI];
 		ad += s.f[i].regions[CCC_AD];
 		for (int r = 0; r < CCC_NREGIONS; r++)
@@ -757,11 +768,11 @@ static void test_incast(u32 noise, int base_mode, u32 line_pct)
 	}
 	tap_diag("T_L1 %d ms = %.1f RTT_min (paper S2: 70 RTT_min)", tl1, tl1 * 1000.0 / BASE);
 	tap_diag("peak queue %.1f ms in the first 100 RTT; then util %.3f Jain %.4f queue %.0f us (max %.0f); A %.0f%% of ACKs",
-		 peak / 1000, sum(t, 8) / C, jain(t, 8), qd, s.q_max * 1e6 / C,
+		 peak / 1000, sum(t, n) / C, jain(t, n), qd, s.q_max * 1e6 / C,
 		 100.0 * (ai + ad) / all);
-	CHECK(sum(t, 8) >= 0.9 * C, "util %.3f", sum(t, 8) / C);
-	CHECK(jain(t, 8) >= 0.9, "Jain %.4f", jain(t, 8));
-	CHECK(qd >= 0.5 * QB && qd <= 1.5 * QB, "queue %.0f us", qd);
+	CHECK(sum(t, n) >= 0.9 * C, "util %.3f", sum(t, n) / C);
+	CHECK(jain(t, n) >= 0.9, "Jain %.4f", jain(t, n));
+	CHECK(qd >= 0.5 * QB && qd <= qmax * QB, "queue %.0f us", qd);
 	sim_free(&s);
 	tap_end();
 }
@@ -798,7 +809,7 @@ static void test_refill(void)
  * Fig. 7: two flows start together at line rate; the state (q, q_v) goes
  * through H briefly, then stays mostly in A, zig-zagging between A^i and
  * A^d around delta = 0, and ends near (q_B, 0).  Run with the paper's
- * window (qb_window false) and with the default one (cwnd_qb 1).
+ * window (qb_window false, the default) and with cwnd_qb 1.
  */
 static void test_trajectory(bool qb_window)
 {
@@ -840,7 +851,7 @@ static void test_trajectory(bool qb_window)
 	CHECK(zig >= 20, "%llu A^i/A^d switches", (unsigned long long)zig);
 	/*
 	 * the paper's window damps the swings: the queue stays above 0.5 q_B
-	 * (0.89 q_B; cwnd_qb 1: down to 0.19 q_B)
+	 * (0.86-1.03 q_B over seeds 1-8; cwnd_qb 1: down to 0-0.53 q_B)
 	 */
 	if (!qb_window)
 		CHECK(min_q * 1e6 / C >= 0.5 * QB, "queue down to %.0f us", min_q * 1e6 / C);
@@ -853,12 +864,12 @@ static void test_trajectory(bool qb_window)
 	/*
 	 * Known deviation from Fig. 7, where the state enters A after a
 	 * brief H phase and slides along delta = 0 into (q_B, 0) from above
-	 * and then stays mostly in A.  With the paper's window 28% of
-	 * samples are in A, with 118 A^i/A^d switches in 200 RTT and the
-	 * queue at 1.03 q_B; the rest is H_1^d / H_2^i near the curve, where
-	 * the probing AIMD acts.  With cwnd_qb 1 (the default) the first
+	 * and then stays mostly in A.  With the paper's window 44-50% of
+	 * samples are in A (seeds 1-8), with 71-173 A^i/A^d switches in 200
+	 * RTT and the queue at 1.11-1.13 q_B; the rest is H_1^d / H_2^i near
+	 * the curve, where the probing AIMD acts.  With cwnd_qb 1 the first
 	 * drain undershoots, the state slides along delta = 0 from below:
-	 * 14% in A, 22 switches, the queue at 0.89 q_B.
+	 * 14-16% in A, 22-32 switches, the queue at 0.96-0.99 q_B.
 	 */
 	sim_free(&s);
 	if (qb_window)
@@ -884,7 +895,7 @@ int main(void)
 		if (k == 2)
 			test_two_flows(300, base, line, r1, true);
 		if (k == 3)
-			test_incast(300, base, line);
+			test_incast(getenv("CCC_N") ? atoi(getenv("CCC_N")) : 8, 300, base, line);
 		if (k == 4)
 			test_refill();
 		if (k == 5)
@@ -910,9 +921,10 @@ int main(void)
 	/* why tcp_ccc.ko shares RTT_min: with its own, a newcomer that
 	 * started on a standing queue under-reads q and takes the link */
 	test_two_flows(300, BASE_OWN, 101, 100, false);
-	test_incast(0, BASE_KNOWN, 100);
-	test_incast(300, BASE_KNOWN, 100);
-	test_incast(300, BASE_SHARED, 101);
+	test_incast(8, 0, BASE_KNOWN, 100);
+	test_incast(8, 300, BASE_KNOWN, 100);
+	test_incast(8, 300, BASE_SHARED, 101);
+	test_incast(32, 300, BASE_SHARED, 101);
 	test_refill();
 	test_trajectory(false);
 	test_trajectory(true);
