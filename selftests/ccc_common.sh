@@ -54,27 +54,28 @@ ccc_regions() { # TRACEFILE
 		      for (i = 0; i < 6; i++) printf "%s=%.0f%% ", nm[i + 1], t ? 100 * n[i] / t : 0 }'
 }
 
-# Issue 8 (fairness; test_ccc_fairness.sh, test_ccc_incast.sh).  Runs
+# Fairness (test_ccc_fairness.sh, test_ccc_incast.sh).  Runs once
 # diverged (a join ended 80 vs 15 Mbit/s; incast Jain 0.33..0.998) for two
 # reasons, both reproduced in selftests/unit/test_ccc_law.c's model:
 #  - each socket's own tcp_min_rtt(): a flow that starts on CCC's standing
 #    queue never sees the empty path, reads q up to q_B low and takes the
-#    link (model: 99.9 vs 0.1).  tcp_ccc now shares RTT_min among the
-#    CCC flows of one network namespace to a destination (share_base_rtt,
+#    link (model: 99.9 vs 0.1).  tcp_ccc shares RTT_min among the CCC
+#    flows of one network namespace to a destination (share_base_rtt,
 #    with base_rtt_us 0): test_ccc_fairness.sh's two flows share one
 #    sender namespace.  test_ccc_incast.sh's eight namespaces stand for
 #    eight hosts, which cannot share a minimum: it sets base_rtt_us (the
 #    paper's "RTT_min known");
-#  - just below q_B with the aggregate at C every flow is above Irr, the
-#    gate f stops them all and the state parks in H_2^i, where every other
-#    step is multiplicative and keeps the rate ratio (model: a newcomer at
-#    5-20% of C is within 20% of fair after 530-1150 RTT_min).  The law now
-#    adds an equal additive step there (fair_ai_pml, ~R_l/32 per RTT_min):
-#    AIMD, 95-110 RTT_min.
+#  - near q_B with the aggregate at C every flow is above Irr, the gate f
+#    stops them all, and every other step is multiplicative and keeps the
+#    rate ratio (model: a newcomer at 5-20% of C is within 20% of fair
+#    after 530-1150 RTT_min).  The law adds an additive step there
+#    (fair_ai_pml, ~R_l/32 per RTT_min above R_l/4, 2 sqrt(r/R_l) of it
+#    below, faded out from q_B to 2 q_B): AIMD, 50-55 RTT_min with the
+#    paper's window.
 # Guest (tools/vmtest, DCC_VM_ICOUNT=1, this scale): a line-rate newcomer
 # was within 20% after 0.59-1.59 s in 5 runs, but so it was under the
-# paper's law (43 / 52 Mbit/s, Jain 0.987), so the join now starts the
-# newcomer from its initial window: 2.6 s, Jain 1.0000 (paper's law:
-# never, Jain 0.86).  Incast with base_rtt_us known: Jain 0.996; the lone
-# flow 95.6% with a 5.13-5.16 ms queue (q_B 5 ms).  Thresholds are the
-# issue's (the join bound 5 s = 500 RTT_min).
+# paper's law (43 / 52 Mbit/s, Jain 0.987), so the join starts the
+# newcomer from its initial window: 1.1-2.6 s, Jain 0.98-1.0 (paper's
+# law: never, Jain 0.86).  Incast with base_rtt_us known: Jain 0.9995;
+# the lone flow 95.6% with the paper's window (gain 1.1) and a 1.2 ms
+# queue.  The join bound is 5 s = 500 RTT_min.

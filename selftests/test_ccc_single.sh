@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # One CCC flow through the bottleneck: >= 90% of the bottleneck
-# rate, mean queueing delay within 50% of q_B (the bottleneck's own
-# backlog, not the RTT), no retransmissions in steady state; the per-ACK
-# tracepoint fires and tools/bpftrace/ccc.bt prints the (q, q_v)
-# trajectory.  Scale in ccc_common.sh (q_B = 5 ms on a 10 ms path).
+# rate, no retransmissions in steady state; the per-ACK tracepoint fires
+# and tools/bpftrace/ccc.bt prints the (q, q_v) trajectory.  The queue
+# (the bottleneck's own backlog, not the RTT) depends on the window: the
+# paper's r RTT_min (cwnd_qb 0, the default; times cwnd_gain_pct 110)
+# binds at 1.1 R_l RTT_min, so a lone flow fills the link with a queue
+# of ~0.1 RTT_min (mean queueing delay at most half of q_B; guest
+# 1.2 ms, 95.3-95.6% of the link; at gain 100 0.01-0.06 ms and
+# 93.4-94.0%); with cwnd_qb 1 it holds q_B (within 50%; 5.1 ms, 95.6%).
+# Scale in ccc_common.sh (q_B = 5 ms on a 10 ms path).
 source "$(dirname "$0")/ccc_common.sh"
 ccc_require
 ktap_set_plan 7
@@ -50,10 +55,12 @@ if fge "$util" 90; then
 else
 	ktap_test_fail "utilisation $util% of $CCC_RATE Mbit/s (>= 90%)"
 fi
-if fge "$qd" "$(fcalc "0.5 * $qb_ms")" && fle "$qd" "$(fcalc "1.5 * $qb_ms")"; then
-	ktap_test_pass "mean queueing delay $qd ms within 50% of q_B = $qb_ms ms"
+if [[ $(cat /sys/module/tcp_ccc/parameters/cwnd_qb) == 0 ]]; then
+	ktap_test_result "the paper's window binds below the target: mean queueing delay $qd ms <= q_B / 2 = $(fcalc "0.5 * $qb_ms") ms" \
+		fle "$qd" "$(fcalc "0.5 * $qb_ms")"
 else
-	ktap_test_fail "mean queueing delay $qd ms within 50% of q_B = $qb_ms ms"
+	ktap_test_result "cwnd_qb 1: mean queueing delay $qd ms within 50% of q_B = $qb_ms ms" \
+		eval 'fge "$qd" "$(fcalc "0.5 * $qb_ms")" && fle "$qd" "$(fcalc "1.5 * $qb_ms")"'
 fi
 if [[ $retr == 0 ]]; then
 	ktap_test_pass "no retransmissions in steady state (t=$t1..$t2 s)"

@@ -105,7 +105,7 @@ static inline struct ccc_knobs ccc_knobs_default(void)
 	return (struct ccc_knobs){
 		.q_b_us = 50, .gamma_pct = 20, .ut_pct = 5, .qv_near_pct = 5,
 		.span_pct = 25, .min_samples = 8, .n_ai_max = 10,
-		.cwnd_gain_pct = 100, .cwnd_qb = 1, .fair_ai_pml = 31,
+		.cwnd_gain_pct = 110, .cwnd_qb = 0, .fair_ai_pml = 31,
 	};
 }
 
@@ -123,8 +123,9 @@ struct ccc_params {
 			 */
 	u32 gamma_q16;	/* q_v EWMA weight of the old value (0.2 = 13107) */
 	u32 qv_near;	/* |q_v| < qv_near: "q_v is 0" (0.05 = 3277, 4.3.4) */
-	u32 fair_ai;	/* stalled-H^i additive step per RTT_min, share of
-			 * R_l Q16 (<= 2^16); not in the paper: 0 = off
+	u32 fair_ai;	/* additive fairness step per RTT_min near the
+			 * target, share of R_l Q16 (<= 2^16); not in the
+			 * paper: 0 = off
 			 */
 	u16 ut_pct;	/* under-utilised iff q <= ut_pct % of RTT_min (4.3.4) */
 	u16 span_pct;	/* q_v: an LSQ batch spans >= span_pct % of RTT_min */
@@ -132,7 +133,7 @@ struct ccc_params {
 	u8 n_ai_max;	/* v_ai = 2^n_ai, n_ai <= this */
 	u8 cwnd_gain_pct;	/* cwnd = r RTT_min gain / 100 (section 5) */
 	u8 cwnd_qb;	/* 1: cwnd = r (RTT_min + q_B) gain / 100 (not in
-			 * the paper; the default, tcp_ccc.c says why)
+			 * the paper; 0, the paper's window, is the default)
 			 */
 	u32 qb_inv;	/* ccc_inv(q_B): Irr/R_l and w_md without a division */
 	u8 qb_sh;	/* ccc_q16_div()'s shift for q_B: fls(q_B) + 6 */
@@ -383,6 +384,11 @@ u64 ccc_basis_bytes_ps(const struct ccc_state *s, const struct ccc_cfg *c);
 
 /* rate as a share of R_l, Q16, saturating at 1.0 */
 u32 ccc_share(const struct ccc_cfg *c, u64 rate);
+
+/* the fairness step's square root of a share x of R_l (Q16, clamped to
+ * [1, 2^16]), as the law takes it: within 2% below sqrt
+ */
+u32 ccc_sqrt_q16(u32 x);
 
 /*
  * The link is busy: q > ut, the under-utilisation margin max(2 us,

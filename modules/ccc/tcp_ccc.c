@@ -48,42 +48,72 @@
  *	regions A^i..H_2^d		enum ccc_region (include/dcc/ccc.h)
  * The law itself is plain C in ccc_law.c (userspace-tested).
  *
- * Linux adaptations (what the paper leaves open or assumes away):
+ * Differences from the paper (what it leaves open or assumes away; the
+ * figures are the userspace model's, selftests/unit/test_ccc_law.c, and
+ * the guest's, selftests/test_ccc_*.sh; README "CCC" has the commands):
  *  - RTT and ACK times from dcc_sample (ns; the RTT is the stack's us
- *    sample today); q_v from least squares over
- *    batches of >= min_samples ACKs spanning >= span_pct of RTT_min, then
- *    eq. 4's EWMA: eq. 4's two-point slope is meaningless under software
- *    timestamp noise;
+ *    sample today); q_v from least squares over batches of >= min_samples
+ *    ACKs spanning >= span_pct of RTT_min, then eq. 4's EWMA: eq. 4's
+ *    two-point slope is meaningless under software timestamp noise;
  *  - stretch ACKs, GRO: the analytical step is per byte acked and the
  *    probing steps per unit of time (rho), so the number of ACKs that
  *    carry a window does not matter;
+ *  - the regions are reconstructed (the paper only draws them), an idle
+ *    link (q_v ~ 0) counted in H_2^i, not H_1^i, whose max(0, 1 - 2r/R_l)
+ *    would hold a lone flow at R_l/2 (ccc_region_of());
+ *  - S is recorded whenever |q_v| < 0.05 with a queue, not only in A, and
+ *    follows r down until the first record (ccc_basis_update(): S0 = R_l
+ *    made the model's 8-to-1 incast swing between 0.4 and 3.7 C);
  *  - RTT_min: base_rtt_us, else tcp_min_rtt() (shared per destination,
- *    looked up once per RTT round, when the law asks: CCC_D_NEW_ROUND);
+ *    looked up once per RTT round, when the law asks: CCC_D_NEW_ROUND;
+ *    a socket's own minimum misses the empty path when it starts on
+ *    CCC's standing queue: a guest join once ended 80 vs 15 Mbit/s);
  *    R_l: line_rate_mbps, else an estimate (highest delivery rate + 25%
  *    of the namespace's flows through the same device, windowed:
  *    dcc_shared_line_rate, folded in once per round likewise);
  *  - start at R_l (the paper's NS-3 convention, start_mode 0) or at
  *    IW/RTT (start_mode 1); RTO halves r (undone if spurious); restart
  *    after idle forgets the gradient; no increase on app-limited ACKs;
- *  - losses bound the window (dcc_lib's loss bound, dcc.h): r's floor
- *    r_min = max(R_l/1024, 2 MSS/RTT_min) times 1000 flows is 115 times
- *    a 20 Mbit/s link, and without the bound those flows filled 5.6-6.0
- *    of its 20 Mbit/s; with it 15.5-16.5 (test_many_flows.sh);
- *  - cwnd = r (RTT_min + q_B) * cwnd_gain by default (cwnd_qb = 1); the
- *    paper's window (section 5) is r RTT_min (cwnd_qb = 0).  The paper's
- *    binds below r at the target, so r settles at C/N (1 + q_B/RTT_min),
- *    which damps the state's swings: in the userspace model the queue
- *    stays above 0.89 q_B after the start (0.19 q_B with q_B added),
- *    Fig. 7's A^i/A^d zig-zag is back (118 vs 22 switches in 200 RTT),
- *    the 8-to-1 incast's T_L1 falls from 98 to 8 RTT_min; a lone flow is
- *    held at R_l RTT_min, a full link without a standing queue.  It is
- *    not the default because it undoes the fairness addition below: the
- *    pair sits at q_B, where Irr = 0, the analytical A steps are
- *    multiplicative, and a newcomer that started from its initial window
- *    (test_ccc_fairness.sh, guest) stayed at 31.0 vs 64.7 Mbit/s for
- *    10 s, Jain 0.898 (q_B added: within 20% after 1.6 s); the model
- *    levels it only slowly (from 5% of C, 75-225 RTT_min over 8 noise
- *    seeds, against 60-110).
+ *    r is kept in [r_min, R_l], r_min = max(R_l/1024, 2 MSS/RTT_min);
+ *  - losses bound the window (dcc_lib's loss bound, dcc.h): r_min times
+ *    1000 flows is 115 times a 20 Mbit/s link, and without the bound
+ *    those flows filled 5.6-6.0 of its 20 Mbit/s; with it 15.5-16.5
+ *    (test_many_flows.sh);
+ *  - the window is the paper's, r RTT_min (section 5; cwnd_qb = 0, the
+ *    default), with 10% of headroom (cwnd_gain_pct 110).  At the target
+ *    the RTT is RTT_min + q_B, so it binds below r: r settles at C/N (1 +
+ *    q_B/RTT_min) / 1.1, self-clocking damping.  A lone flow is held at
+ *    1.1 R_l RTT_min: a full link with a standing queue of ~0.1 RTT_min.
+ *    The headroom is for the host's delay jitter: RTT_min is the
+ *    smallest RTT ever seen, the typical unloaded RTT sits above it (the
+ *    guest's by ~8%), and at gain 100 a lone flow's window covered less
+ *    than that RTT: 94.0% of the link (payload ceiling 95.6%), so after
+ *    a burst the link was back to >= 95% in 20-207 / 40-60 / 61-67 RTT
+ *    for 1 / 3 / 7 joiners instead of 4-6 / 6-10 (gain 110); the model,
+ *    which has no host jitter, is the same at either gain (Fig. 7, T_L1,
+ *    joins).  cwnd_qb = 1 adds q_B (r (RTT_min + q_B), binding only above
+ *    the target, at gain 100: the window this module shipped before),
+ *    which the model measures worse on every count: the queue falls to
+ *    0-0.53 q_B after the first drain (paper's window: >= 0.91 q_B),
+ *    14-16% of the time in A (44-48%), 22-32 A^i/A^d switches in 200 RTT
+ *    (62-126), 8-to-1 incast T_L1 98 RTT_min (9.1); in the guest its
+ *    16-flow incast on a deep buffer runs a ~50-RTT limit cycle between
+ *    10 and 160 packets;
+ *  - an additive fairness step (fair_ai_pml, ~R_l/32 per RTT_min per
+ *    flow above R_l/4, 2 sqrt(r/R_l) of that below) while the aggregate
+ *    is at C near the target: |q_v| < 0.05, the link busy, q < 2 q_B,
+ *    fading linearly to 0 from q_B to 2 q_B (ccc_fair_step()).  There
+ *    every step of the paper's law is rate-proportional (eq. 8 is per
+ *    ACK; Irr ~ 0 closes f for every flow), so the law keeps whatever
+ *    rate ratio a join made: a newcomer from its initial window stayed
+ *    at 31.0 vs 64.7 Mbit/s for 10 s in the guest (Jain 0.898),
+ *    530-1150 RTT_min in the model from 5-20% of C.  Equal (or concave)
+ *    additive increases with the w_md r decreases are AIMD: guest within
+ *    20% after 1.1-2.6 s, model 50-55 RTT_min from 5% of C.  The root
+ *    scales the sum for large N (2 sqrt(N) steps instead of N): with N
+ *    full steps a 16-flow incast kept the guest's backlog above one BDP
+ *    for 440-460 RTT (T_L1); fair_ai_pml = 0, the paper's law, gives
+ *    T_L1 63-69 RTT there but Jain 0.82-0.90.
  *
  * Parameters: a write publishes a new immutable snapshot (dcc.h:
  * parameter snapshots); each socket takes a reference to the snapshot current
@@ -123,12 +153,13 @@ static u32 qv_near_pct = 5;	/* |q_v| < 0.05 (4.3.4) */
 static u32 span_pct = 25;	/* q_v batch >= RTT_min / 4 (Linux choice) */
 static u32 min_samples = 8;	/* q_v batch >= 8 ACKs (eq. 4 uses 2) */
 static u32 n_ai_max = 10;	/* v_ai <= 2^10 (the paper sets no cap) */
-static u32 cwnd_gain_pct = 100;	/* cwnd = r RTT_min (section 5) ... */
-static u32 cwnd_qb = 1;		/* ... + r q_B (not in the paper) */
+static u32 cwnd_gain_pct = 110;	/* cwnd = r RTT_min (section 5) * 1.1 */
+static u32 cwnd_qb;		/* ... 1: + r q_B (not in the paper) */
 static u32 start_mode;		/* 0: r0 = R_l (paper), 1: IW / RTT */
 static u32 init_rate_mbps = 100;	/* estimate mode: R_l floor */
-static u32 fair_ai_pml = 31;	/* stalled-H^i additive step, per mille of
-				 * R_l per RTT_min (~1/32); 0 = paper-exact
+static u32 fair_ai_pml = 31;	/* additive fairness step near the target, per
+				 * mille of R_l per RTT_min (~1/32); 0 =
+				 * paper-exact
 				 */
 static u32 share_base_rtt = 1;	/* RTT_min: min over the netns's CCC flows to
 				 * the destination (base_rtt_us = 0 only)
@@ -192,13 +223,13 @@ ccc_param(min_samples, 2, 255,
 ccc_param(n_ai_max, 0, CCC_N_AI_MAX_LIMIT, "cap of n in v_ai = 2^n");
 ccc_param(cwnd_gain_pct, 50, 255, "cwnd = r * RTT_min (+ r * q_B with cwnd_qb) * this / 100");
 ccc_param(cwnd_qb, 0, 1,
-	  "1: the window adds q_B, cwnd = r * (RTT_min + q_B) * cwnd_gain_pct / 100 (0 = the paper's r * RTT_min, section 5)");
+	  "0: the paper's window (section 5), cwnd = r * RTT_min * cwnd_gain_pct / 100; 1: it adds q_B, r * (RTT_min + q_B) * cwnd_gain_pct / 100");
 ccc_param(start_mode, 0, 1,
 	  "initial rate: 0 = R_l (paper), 1 = initial window per RTT");
 ccc_param(init_rate_mbps, 1, 800000,
 	  "estimate mode only: R_l in Mbit/s before any delivery-rate sample");
 ccc_param(fair_ai_pml, 0, 1000,
-	  "additive fairness step while the state is stalled below q_B, per mille of R_l per RTT_min (0 = paper-exact law)");
+	  "additive fairness step while the aggregate is at C near the target (|q_v| < 0.05, q < 2 q_B, faded above q_B), per mille of R_l per RTT_min, times min(1, 2 sqrt(r / R_l)) (0 = paper-exact law)");
 ccc_param(share_base_rtt, 0, 1,
 	  "base_rtt_us = 0: use the lowest min RTT of the CCC flows of this network namespace to the same destination");
 

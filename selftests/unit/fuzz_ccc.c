@@ -230,12 +230,18 @@ static s64 ref_analytical(const struct ccc_cfg *c, const struct dcc_sample *a,
 /*
  * The additive fairness step by division, when it is on (not app-limited,
  * fair_ai set, the link busy, q < 2 q_B, |q_v| < qv_near): rho fair_ai
- * R_l, fading linearly above q_B to 0 at 2 q_B; 0 when off.
+ * R_l min(1, 2 sqrt(r/R_l)), fading linearly above q_B to 0 at 2 q_B; 0
+ * when off.  @r: the rate before this ACK's step.  The root is the law's
+ * (ccc_sqrt_q16(), checked against sqrt() in test_ccc_law).
  */
 static s64 ref_fair(const struct ccc_cfg *c, const struct dcc_sample *a,
-		    u32 q, u32 rho, s32 qv)
+		    u32 q, u32 rho, s32 qv, u64 r)
 {
 	u32 qb = c->p->qb_ns;
+	u64 line = ccc_line(c);
+	u64 share = r >= line ? CCC_ONE : ((u64)r << CCC_Q) / line;
+	u32 scale = share >= CCC_ONE / 4 ? CCC_ONE :
+		    2 * ccc_sqrt_q16((u32)max_t(u64, share, 1));
 	u64 mag;
 
 	if (a->app_limited || !c->p->fair_ai || !ccc_busy(c, q) ||
@@ -243,6 +249,7 @@ static s64 ref_fair(const struct ccc_cfg *c, const struct dcc_sample *a,
 	    qv >= (s32)c->p->qv_near)
 		return 0;
 	mag = (ccc_line(c) * c->p->fair_ai) >> CCC_Q;
+	mag = (mag * scale) >> CCC_Q;
 	if (q > qb)
 		mag = (mag * (CCC_ONE - ((u64)(q - qb) << CCC_Q) / qb)) >> CCC_Q;
 	mag = (mag * rho) >> CCC_Q;
@@ -296,7 +303,7 @@ static void check_decision(const struct sock_model *ca, const struct dcc_sample 
 		    (long long)i->step, (unsigned long long)ccc_rmax(c));
 	if (i->region == CCC_AI) {
 		s64 w = ref_analytical(c, a, q, (u32)itv, ca->st.qv) +
-			ref_fair(c, a, q, i->rho, ca->st.qv);
+			ref_fair(c, a, q, i->rho, ca->st.qv, r_prev);
 
 		FUZZ_ASSERT(i->step == w, "A^i step %lld want %lld",
 			    (long long)i->step, (long long)w);
@@ -304,7 +311,7 @@ static void check_decision(const struct sock_model *ca, const struct dcc_sample 
 		   i->region == CCC_H2D) {
 		/* a decrease region: w_md r if f, plus the fairness step */
 		s64 w = (i->f ? ref_probe_down(c, r_prev, q, i->rho) : 0) +
-			ref_fair(c, a, q, i->rho, ca->st.qv);
+			ref_fair(c, a, q, i->rho, ca->st.qv, r_prev);
 
 		FUZZ_ASSERT(i->step == w, "region %u step %lld want %lld",
 			    i->region, (long long)i->step, (long long)w);
