@@ -75,7 +75,7 @@ ccc_regions() { # TRACEFILE
 # Guest (tools/vmtest, DCC_VM_ICOUNT=1, this scale): a line-rate newcomer
 # was within 20% after 0.59-1.59 s in 5 runs, but so it was under the
 # paper's law (43 / 52 Mbit/s, Jain 0.987), so the join starts the
-# newcomer from its initial window: 1.1-2.6 s, Jain 0.98-1.0 (paper's
+# newcomer from its initial window: 1.1-2.1 s, Jain 0.99-1.0 (paper's
 # law: never, Jain 0.86).  Incast with base_rtt_us known: Jain 0.9995;
 # the lone flow 95.6% with the paper's window (gain 1.1) and a 1.2 ms
 # queue.  The join bound is 5 s = 500 RTT_min.

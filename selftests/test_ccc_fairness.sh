@@ -12,11 +12,11 @@
 # default) the pair sits at q_B, where every step of the paper's law is
 # rate-proportional, so it keeps whatever ratio the join made; the
 # additive fairness step (fair_ai_pml, near the target on either side of
-# q_B) levels it.  Guest (icount): 1.1-2.1 s to 20%, Jain 0.982-0.998,
-# queue 5.4-5.6 ms (4 runs); with the step only below q_B (the previous
+# q_B) levels it.  Guest (icount): 1.1-2.1 s to 20%, Jain 0.9915-0.9998,
+# queue 5.5-5.6 ms (6 runs); with the step only below q_B (the previous
 # law) never within 20% in 10 s: 31.0 vs 64.7 Mbit/s, Jain 0.898; with
 # fair_ai_pml = 0 (the paper's law) never either (Jain 0.86, measured
-# with cwnd_qb 1); the model: 40-50 RTT_min from 5% of C
+# with cwnd_qb 1); the model: 50-55 RTT_min from 5% of C
 # (selftests/unit/test_ccc_law), the paper "within several RTTs"
 # (Fig. 5).  Bound: 5 s = 500 RTT_min, generous on purpose
 # (timing-sensitive figures belong in the benchmark).  Throughput is

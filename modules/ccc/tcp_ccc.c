@@ -109,7 +109,7 @@
  *    at 31.0 vs 64.7 Mbit/s for 10 s in the guest (Jain 0.898),
  *    530-1150 RTT_min in the model from 5-20% of C.  Equal (or concave)
  *    additive increases with the w_md r decreases are AIMD: guest within
- *    20% after 1.1-2.6 s, model 50-55 RTT_min from 5% of C.  The root
+ *    20% after 1.1-2.1 s (6 runs), model 50-55 RTT_min from 5% of C.  The root
  *    scales the sum for large N (2 sqrt(N) steps instead of N): with N
  *    full steps a 16-flow incast kept the guest's backlog above one BDP
  *    for 440-460 RTT (T_L1); fair_ai_pml = 0, the paper's law, gives

@@ -74,7 +74,7 @@ static void params_init(struct ccc_params *p, u32 qb_us, u32 gain_pct)
 	if (getenv("CCC_CWND_QB"))
 		k.cwnd_qb = (u32)atoi(getenv("CCC_CWND_QB"));
 	ccc_params_init(p, &k);
-	/* CCC_FAIR_AI=0: the law without the stalled-H^i step */
+	/* CCC_FAIR_AI=0: the law without the additive fairness step */
 	p->fair_ai = getenv("CCC_FAIR_AI") ? (u32)atoi(getenv("CCC_FAIR_AI")) :
 					    CCC_FAIR_AI_DEFAULT;
 }
