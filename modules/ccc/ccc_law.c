@@ -766,11 +766,6 @@ static __always_inline bool ccc_fair_on(const struct ccc_state *s,
 }
 
 /*
- * rho * fair_ai * R_l * scale(r) * w(q): w = 1 below q_B, 2 - q/q_B up
- * to 2 q_B (q - q_B < q_B divides through q_B's reciprocal, as Irr/R_l
- * does).  R_l fair_ai < 2^53; each further factor <= 2^16, shifted back.
- */
-/*
  * sqrt(x) of a share x of R_l, Q16 in [1, 2^16]: x = 2^i (1 + f), f in
  * [0, 1), so sqrt(x 2^16) = 2^(i/2 + 8) sqrt(1 + f) for i even and
  * 2^((i - 1)/2 + 8) sqrt(2 (1 + f)) for i odd, the root taken on its
@@ -795,8 +790,8 @@ u32 ccc_sqrt_q16(u32 x)
 
 /*
  * The step's scale for a flow at rate r: min(1, 2 sqrt(r / R_l)), Q16.
- * Full below N = 4 flows at their fair shares (and for a newcomer above
- * R_l/16), 2/sqrt(N) of it at N: N flows add 2 sqrt(N) steps, not N.
+ * Full for a flow at R_l/4 or more (up to N = 4 flows at their fair
+ * shares), 2/sqrt(N) of it at N: N flows add 2 sqrt(N) steps, not N.
  */
 static __always_inline u32 ccc_fair_scale(const struct ccc_cfg *c, u64 r)
 {
@@ -805,6 +800,11 @@ static __always_inline u32 ccc_fair_scale(const struct ccc_cfg *c, u64 r)
 	return x >= CCC_ONE / 4 ? CCC_ONE : 2 * ccc_sqrt_share(x);
 }
 
+/*
+ * rho * fair_ai * R_l * scale(r) * w(q): w = 1 below q_B, 2 - q/q_B up
+ * to 2 q_B (q - q_B < q_B divides through q_B's reciprocal, as Irr/R_l
+ * does).  R_l fair_ai < 2^53; each further factor <= 2^16, shifted back.
+ */
 static __always_inline s64 ccc_fair_step(const struct ccc_state *s,
 					 const struct ccc_cfg *c, u32 q,
 					 u32 rho)

@@ -89,7 +89,8 @@
  *    guest's by ~8%), and at gain 100 a lone flow's window covered less
  *    than that RTT: 94.0% of the link (payload ceiling 95.6%), so after
  *    a burst the link was back to >= 95% in 20-207 / 40-60 / 61-67 RTT
- *    for 1 / 3 / 7 joiners instead of 4-6 / 6-10 (gain 110); the model,
+ *    for 1 / 3 / 7 joiners instead of 3.2-4.6 / 6.0-7.4 / 10.0-12.2
+ *    (gain 110); the model,
  *    which has no host jitter, is the same at either gain (Fig. 7, T_L1,
  *    joins).  cwnd_qb = 1 adds q_B (r (RTT_min + q_B), binding only above
  *    the target, at gain 100: the window this module shipped before),
@@ -109,11 +110,11 @@
  *    at 31.0 vs 64.7 Mbit/s for 10 s in the guest (Jain 0.898),
  *    530-1150 RTT_min in the model from 5-20% of C.  Equal (or concave)
  *    additive increases with the w_md r decreases are AIMD: guest within
- *    20% after 1.1-2.1 s (6 runs), model 50-55 RTT_min from 5% of C.  The root
- *    scales the sum for large N (2 sqrt(N) steps instead of N): with N
- *    full steps a 16-flow incast kept the guest's backlog above one BDP
- *    for 440-460 RTT (T_L1); fair_ai_pml = 0, the paper's law, gives
- *    T_L1 63-69 RTT there but Jain 0.82-0.90.
+ *    20% after 1.1-2.1 s (6 runs), model 50-55 RTT_min from 5% of C.
+ *    The root scales the sum for large N (2 sqrt(N) steps instead of
+ *    N): with N full steps a 16-flow incast kept the guest's backlog
+ *    above one BDP for 440-460 RTT (T_L1); fair_ai_pml = 0, the paper's
+ *    law, gives T_L1 63-69 RTT there but Jain 0.82-0.90.
  *
  * Parameters: a write publishes a new immutable snapshot (dcc.h:
  * parameter snapshots); each socket takes a reference to the snapshot current

@@ -763,9 +763,9 @@ static void test_two_flows(u32 noise, int base_mode, u32 line_pct, u32 r1_pct, b
  * (seeds 1-3: 16 flows 1.3-1.4 q_B, 32 1.4-1.5 q_B, the step scaled by
  * 2 sqrt(r/R_l) below R_l/4; unscaled 1.5 and 1.6-1.7; fair_ai 0:
  * 0.93-1.0 q_B, but Jain 0.90-0.92 at 32 flows, 0.92-0.93 here).  64
- * flows sit at
- * 2.6 q_B with or without the step: their floors (r_min = 2 MSS per
- * RTT_min each, times the window's gain) alone exceed the 83-packet BDP.
+ * flows sit at 2.6 q_B with or without the step: their floors (r_min =
+ * 2 MSS per RTT_min each, times the window's gain) alone exceed the
+ * 83-packet BDP.  n <= MAXF.
  */
 static void test_incast(int n, u32 noise, int base_mode, u32 line_pct)
 {
@@ -929,7 +929,9 @@ int main(void)
 		if (k == 2)
 			test_two_flows(300, base, line, r1, true);
 		if (k == 3)
-			test_incast(getenv("CCC_N") ? atoi(getenv("CCC_N")) : 8, 300, base, line);
+			test_incast(getenv("CCC_N") ?
+				    clamp_t(int, atoi(getenv("CCC_N")), 1, MAXF) : 8,
+				    300, base, line);
 		if (k == 4)
 			test_refill();
 		if (k == 5)
