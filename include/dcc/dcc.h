@@ -119,8 +119,15 @@ u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_bytes_ps, u64 floor
 /*
  * CA_EVENT_TX_START means "a send with nothing in flight": after a real
  * idle period, but also every round of a flow whose whole window one ACK
- * clears.  True only for the former: the last delivery (tp->delivered_mstamp,
- * us) is more than @gap_us (at least 1 us) before this send.  Call from
+ * clears, and every send of a flow paced so slowly that each packet (or
+ * TSO pair) is acknowledged before the next leaves.  True only for the
+ * first: the application had nothing to send (tp->app_limited, as
+ * tcp_bbr's idle restart tests it) and the last delivery
+ * (tp->delivered_mstamp, us) is more than @gap_us (at least 1 us) before
+ * this send.  Without the application test a flow a loss cut to 1 Mbit/s
+ * (two packets every 23 ms) behind a 10 ms base RTT "restarted" on every
+ * send and no completion, batch or ACK-clock round ever closed again: it
+ * stayed at its floor for seconds (guest, test_timely_burst).  Call from
  * cwnd_event(CA_EVENT_TX_START), which runs before the stack stamps the
  * new skb.
  */

@@ -263,7 +263,7 @@ bool dcc_tx_start_after_idle(const struct sock *sk, u32 gap_us)
 	const struct tcp_sock *tp = tcp_sk(sk);
 	u64 last = tp->delivered_mstamp;
 
-	return last && tp->tcp_mstamp > last &&
+	return tp->app_limited && last && tp->tcp_mstamp > last &&
 	       tp->tcp_mstamp - last > max_t(u32, gap_us, 1);
 }
 EXPORT_SYMBOL_GPL(dcc_tx_start_after_idle);
