@@ -56,6 +56,10 @@ burst_bt() { # CC DEV IFINDEX: the bpftrace script
 	EOF
 	[[ $1 == oscar ]] &&
 		echo 'tracepoint:oscar:oscar_batch { printf("B %llu %u %u %u %u\n", nsecs / 1000, args->sport, args->u, args->delay_us, args->branch); }'
+	# the TIMELY family's rate updates (diagnosis only: what a flow left
+	# low by the burst did, update by update)
+	[[ $1 == timely || $1 == timely_p || $1 == sqcc ]] &&
+		echo "tracepoint:$1:rate_update { printf(\"T %llu %u %llu %u %u %u\\n\", nsecs / 1000, args->sport, args->rate_bytes_ps, args->d_us, args->branch, args->n); }"
 	echo 'END { print(@b); clear(@b); print(@q); clear(@q); }'
 }
 
