@@ -32,7 +32,7 @@ ktap_params_refused "$MOD" "tau_pct 5" "tau_pct 201" "dtarget_pct 100" "line_rat
 	"u_min_ppm 0" "u_ai_ppm -1" "eps_us abc" "hyst_us 65536" "base_rtt_us 1000001" \
 	"u_hai_ppm 99999999999" "min_samples 2" "min_samples 256" "eps_us 65536" \
 	"share_base_rtt 2" "u_hmi_pct 1001" "u_hmi_pct -1" "start_u_ppm 0" "start_u_ppm 1000001" \
-	"refill 2" "refill -1" "shared_target 2" "shared_target -1"
+	"refill 3" "refill -1" "shared_target 2" "shared_target -1"
 if echo 60 >"$P/tau_pct" && [[ $(cat "$P/tau_pct") == 60 ]] && echo 50 >"$P/tau_pct"; then
 	ktap_test_pass "a valid tunable write is taken (tau_pct 60, then back to 50)"
 else

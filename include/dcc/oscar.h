@@ -115,7 +115,9 @@ struct oscar_params {
 			 * itself per batch (0..1000; 0 = the paper's
 			 * additive U_HAI only)
 			 */
-	bool refill;	/* refill after a drain (oscar_on_batch()) */
+	u8 refill;	/* refill after a drain: 0 off, 1 on, 2 also after an
+			 * armed empty run (oscar_refill_due())
+			 */
 	u32 start_u;	/* u at a flow's start, Q20; 0 = 1, line rate
 			 * (the paper); clamped to [u_min, 1]
 			 */
@@ -167,13 +169,20 @@ struct oscar_core {
 /*
  * Batches that saw a queue that stood (delay above RTT_base + 2 eps) since
  * the last that found it empty (at most RTT_base + eps), up to
- * OSCAR_QUEUED_MAX, in flags' OSCAR_S_QUEUED bits; a refill starts only
- * after OSCAR_QUEUED_MIN of them (oscar_count_queued(), oscar_phase_of()).
+ * OSCAR_QUEUED_MAX, in flags' OSCAR_S_QUEUED bits; a refill starts at the
+ * first empty batch after OSCAR_QUEUED_MIN of them.  From an empty batch
+ * on (OSCAR_S_EMPTYRUN set) the same bits count the empty batches in a
+ * row, from 1 if at least OSCAR_RUN_ARM batches saw a queue before them
+ * (0: disarmed), and with refill = 2 the OSCAR_EMPTY_RUN-th starts a
+ * refill too (oscar_count_queued(), oscar_refill_due()).
  */
 #define OSCAR_S_QUEUED_SHIFT 4
 #define OSCAR_S_QUEUED	(0x7 << OSCAR_S_QUEUED_SHIFT)
+#define OSCAR_S_EMPTYRUN 0x80
 #define OSCAR_QUEUED_MAX 7
 #define OSCAR_QUEUED_MIN 6
+#define OSCAR_RUN_ARM 3
+#define OSCAR_EMPTY_RUN 7
 
 /* Samples an empty-queue batch needs in the refill (Alg. 1's minimum). */
 #define OSCAR_REFILL_SAMPLES 3

@@ -118,7 +118,10 @@
  *    86 at line rate);
  *  - refill (on by default; 0: the paper's HAI): the first batch that finds
  *    the queue empty after six that saw it stand (above RTT_base + 2 eps,
- *    more than a lone flow's window cap holds) starts a refill: every
+ *    more than a lone flow's window cap holds) starts a refill (refill =
+ *    2: so does the seventh empty batch in a row after at least three
+ *    that saw it, a drain the six missed; oscar_refill_due() has what it
+ *    gains and costs): every
  *    empty batch sets u to at least twice the rate that batch was sent
  *    at, and closes after 3 ACKs, until a batch sees a
  *    queue again or u = 1 (oscar_phase_of() and oscar_refill_step() in
@@ -197,7 +200,8 @@ static u32 init_rate_mbps = 100;	/* estimate mode: mu before any sample */
 static u32 min_samples = OSCAR_MIN_SAMPLES_DEFAULT;	/* see oscar.h */
 static u32 u_hmi_pct;			/* 0: the paper's additive HAI only */
 static u32 refill = 1;			/* 1: refill after a drain
-					 * (oscar_law.c); 0: the paper's HAI
+					 * (oscar_law.c); 0: the paper's HAI;
+					 * 2: also after an armed empty run
 					 */
 static u32 start_u_ppm = 1000000;	/* line rate at the start (4.2) */
 static u32 share_base_rtt = 1;		/* auto RTT_base: min over the netns's
@@ -277,8 +281,8 @@ oscar_param(start_u_ppm, 1, 1000000,
 	    "u at a flow's start, ppm of mu (1000000: line rate, the paper's start for lossless fabrics; lower: doubles per batch until D_target)");
 oscar_param(u_hmi_pct, 0, 1000,
 	    "empty queue: u grows by at least this % of itself per batch (0 = additive U_HAI only, as the paper)");
-oscar_param(refill, 0, 1,
-	    "1 (default): when a queue that stood drains away, double each empty batch's send rate until it is back (0 = U_HAI only, as the paper)");
+oscar_param(refill, 0, 2,
+	    "1 (default): when a queue that stood drains away, double each empty batch's send rate until it is back (0 = U_HAI only, as the paper; 2 = also after 7 empty batches in a row that follow a queue)");
 /* read live, not snapshotted */
 dcc_param_range(init_rate_mbps, init_rate_mbps, 1, 800000, 0644,
 		"estimate mode only: mu in Mbit/s before any delivery-rate sample");

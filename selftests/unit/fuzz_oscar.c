@@ -51,7 +51,7 @@ struct oscar_params_in {
 	u32 init_rate_mbps;	/* 1..800000 */
 	u32 min_samples;	/* 3..255 */
 	u32 u_hmi_pct;		/* 0..1000 */
-	u32 refill;		/* 0..1 */
+	u32 refill;		/* 0..2 */
 	u32 start_u_ppm;	/* 1..1e6 */
 };
 
@@ -88,7 +88,7 @@ static void read_params(struct fz *in, struct oscar_params_in *p)
 	p->init_rate_mbps = (u32)fz_span(in, FZ_MBPS_MIN, FZ_MBPS_MAX);
 	p->min_samples = (u32)fz_span(in, 3, 255);
 	p->u_hmi_pct = (u32)fz_span(in, 0, 1000);
-	p->refill = (u32)fz_span(in, 0, 1);
+	p->refill = (u32)fz_span(in, 0, 2);
 	p->start_u_ppm = (u32)fz_span(in, 1, 1000000);
 }
 
@@ -267,8 +267,10 @@ static void check_start(const struct sock_model *ca, const struct oscar_batch *b
 /*
  * The refill (parameter refill): only with the parameter, never in the
  * start phase, never started before OSCAR_QUEUED_MIN batches in a row saw
- * a queue; a refill step doubles the batch's rate (up to 1) and never
- * lowers u; a batch that saw a queue (ACCEL/DECEL) or u = 1 ends it.
+ * a queue, unless (refill 2) by an armed run of OSCAR_EMPTY_RUN empty batches (the
+ * counter then at OSCAR_EMPTY_RUN - 1 before this one); a refill step
+ * doubles the batch's rate (up to 1) and never lowers u; a batch that saw
+ * a queue (ACCEL/DECEL) or u = 1 ends it.
  */
 static void check_refill(const struct sock_model *ca, const struct oscar_batch *b,
 			 u32 old, u8 flags_before)
@@ -289,9 +291,12 @@ static void check_refill(const struct sock_model *ca, const struct oscar_batch *
 			    d->u < OSCAR_U_ONE),
 		    "still in the refill after branch %u, u %u", d->branch, d->u);
 	FUZZ_ASSERT(was_in || (!in && d->branch != OSCAR_REFILL) ||
-		    queued >= OSCAR_QUEUED_MIN,
-		    "a refill started after %u batches with a queue (< %u)", queued,
-		    OSCAR_QUEUED_MIN);
+		    (flags_before & OSCAR_S_EMPTYRUN ?
+		     ca->p->refill >= 2 && queued + 1 >= OSCAR_EMPTY_RUN &&
+		     !b->app_limited :
+		     queued >= OSCAR_QUEUED_MIN),
+		    "a refill started after %u batches with a queue (< %u) or %u empty (< %u)",
+		    queued, OSCAR_QUEUED_MIN, queued, OSCAR_EMPTY_RUN);
 	FUZZ_ASSERT(d->branch != OSCAR_REFILL ||
 		    d->u >= min_t(u64, max_t(u64, r2, old), OSCAR_U_ONE),
 		    "refill: u %u -> %u, batch rate %llu not doubled", old, d->u,

@@ -817,23 +817,34 @@ int main(void)
 	 * refill and then ring for tens of RTT (the queue swings from twice
 	 * the target to empty every 4-5 batches); a leave during the ring
 	 * finds 3-4 queued batches since the last empty one, fewer than the
-	 * refill's six (oscar_count_queued()), and HAI does the rest.  The
-	 * 15-RTT goal is a TODO.  Tried: a drain watch (the third empty batch
-	 * in a row after fewer than six queued ones also starts the refill)
-	 * met it here (6.5 / 9.0 RTT), but in the guest it fired in the swings
-	 * of flows that start together (4-flow incast Jain 0.86-0.91 against
-	 * 0.99) and was not landed.  refill 0 reported.
+	 * refill's six (oscar_count_queued()), and HAI does the rest: the
+	 * 15-RTT goal is a TODO for the defaults.  refill = 2 (the armed run:
+	 * the seventh empty batch in a row after at least three queued ones,
+	 * oscar_refill_due()) meets it with the default tau and eps (asserted;
+	 * not the default for what it costs in the guest, tcp_oscar.c); with
+	 * the testbed's one case (gap 20, no noise) still takes 50, the
+	 * survivor's queue having stood above RTT_base + 2 eps for one batch
+	 * only.  Tried before: a drain watch (the third empty batch in a row
+	 * after fewer than six queued ones, not armed) met it here (6.5 / 9.0
+	 * RTT), but in the guest it fired in the swings of flows that start
+	 * together (4-flow incast Jain 0.86-0.91 against 0.99).  Arming on one
+	 * queued batch also meets it, but moves the mixed-RTT cases below (2
+	 * staggered at 1/4 ms: Jain 0.90 from 0.94).  refill 0 reported.
 	 */
 	{
 		static const int gaps[] = { 0, 5, 10, 20 };
 		struct oscar_params tb = oscar_defaults, hai = oscar_defaults;
-		const struct oscar_params *ps[] = { &oscar_defaults, &tb, &hai };
-		double worst[3] = { 0, 0, 0 };
+		struct oscar_params run = oscar_defaults, tbrun;
+		const struct oscar_params *ps[] = { &oscar_defaults, &tb, &hai, &run, &tbrun };
+		double worst[5] = { 0, 0, 0, 0, 0 };
 
 		tb.tau_pct = 100;
 		tb.eps_ns = 150 * US;
-		hai.refill = false;
-		for (int j = 0; j < 3; j++)
+		hai.refill = 0;
+		run.refill = 2;
+		tbrun = tb;
+		tbrun.refill = 2;
+		for (int j = 0; j < 5; j++)
 			for (unsigned int g = 0; g < sizeof(gaps) / sizeof(gaps[0]); g++)
 				for (int sd = 0; sd <= 3; sd++) {
 					double r = stagger_leave_rtt(mu * 8, base, ps[j], gaps[g],
@@ -842,9 +853,12 @@ int main(void)
 					worst[j] = r > worst[j] ? r : worst[j];
 				}
 		todo(worst[0] <= 15 && worst[1] <= 15,
-		     "a leave while the survivors ring from an earlier refill finds fewer than six queued batches: HAI refills",
+		     "a leave while the survivors ring finds fewer than six queued batches: HAI refills (refill 2: next subtest)",
 		     "staggered leave 4 -> 2 -> 1, second leave 0-20 RTT later, 1-BDP drop-tail: link >= 95%% again within %.1f RTT (defaults), %.1f (testbed tau and eps) of the last (<= 15; refill 0: %.1f)",
 		     worst[0], worst[1], worst[2]);
+		ok(worst[3] <= 15,
+		   "staggered leave, refill 2 (the armed run): link >= 95%% again within %.1f RTT (<= 15), %.1f with the testbed's tau and eps (reported)",
+		   worst[3], worst[4]);
 	}
 
 	/*
