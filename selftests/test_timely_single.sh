@@ -22,7 +22,7 @@
 # TIMELY: backlog p99 >= T_low (the queue reaches the band), p99 <= T_high,
 # and mean < T_low (no in-band fixed point: a gradient branch that never
 # cut, or cut with the wrong sign, would hold the queue in the band).
-# Every flow starts at the link rate (init_rate_kbps) so the short run is
+# Every flow starts at the link rate in payload (init_rate_kbps) so the short run is
 # steady after the first 3 s.  Also: the rate_update tracepoint fires and
 # tools/bpftrace/sqcc.bt prints the updates.
 source "$(dirname "$0")/timely_common.sh"
@@ -41,7 +41,7 @@ hi=$(fcalc "$TL_RTT + $TL_THIGH_US / 1000")
 tlp=$(fcalc "$TL_TLOW_US * $TL_RATE / (8 * 1514)")
 thp=$(fcalc "$TL_THIGH_US * $TL_RATE / (8 * 1514)")
 for a in "${TL_ALGS[@]}"; do
-	timely_init_rate "$a" $((TL_RATE * 1000))
+	timely_init_rate "$a" "$TL_START_KBPS"
 	echo 1 >"$TR/events/$a/rate_update/enable"
 	have_bt=0
 	if [[ $a == sqcc ]] && command -v bpftrace >/dev/null; then

@@ -37,7 +37,9 @@
 #   sqcc    RTT_ref = T_low (timely_p), D_minRTT and base RTT auto
 #           (selftests/timely_common.sh explains the operating point);
 #           new sockets start at the link rate (init_rate_kbps = C, as
-#           OSCAR and CCC do): from the initial window, delta = C/500 per
+#           OSCAR and CCC do), in payload: C * 1448 / 1514, what the link
+#           carries in 1514-byte frames (1000 R itself paced 104.6% of the
+#           wire): from the initial window, delta = C/500 per
 #           ~RTT takes ~4 s to reach C, longer than a 5 s run's warm-up.
 #           Multi-flow tests set their own start rate (timely_init_rate).
 #   swift   queueing allowance Q = 0.3 T (3 ms), absolute target
@@ -71,7 +73,12 @@ dcc_testbed_list() { # MOD RATE_MBIT RTT_MS
 		echo "t_low_us $q 50"
 		echo "delta_kbps $((2 * r)) 10000"
 		if [[ $m == timely_p ]]; then echo "rtt_ref_us $q 50"; fi
-		echo "init_rate_kbps $((1000 * r)) 0"
+		# SQCC's delta = C k / N^2 needs C: without link_mbps it takes
+		# C = 1000 delta0, the paper's ratio, twice the testbed's link
+		# (delta0 = C/500 here); N stays this host's flow count, which
+		# link_mbps alone would switch to the sender-side estimate
+		if [[ $m == sqcc ]]; then echo "link_mbps $r 0"; echo "n_source 2 0"; fi
+		echo "init_rate_kbps $((1000 * r * 1448 / 1514)) 0"
 		;;
 	swift)
 		q=$((300 * t))

@@ -26,6 +26,8 @@ TL_RTT=${TL_RTT_MS:-10}
 TL_TLOW_US=$(dcc_testbed_value timely "$TL_RATE" "$TL_RTT" t_low_us)
 TL_THIGH_US=$(dcc_testbed_value timely "$TL_RATE" "$TL_RTT" t_high_us)
 TL_DELTA_KBPS=$(dcc_testbed_value timely "$TL_RATE" "$TL_RTT" delta_kbps)
+# the link rate in payload (1448 of every 1514 bytes on the wire)
+TL_START_KBPS=$(dcc_testbed_value timely "$TL_RATE" "$TL_RTT" init_rate_kbps)
 TL_ALGS=(timely timely_p sqcc)
 
 # timely_require ALG...: load tcp_ALG for each, set the testbed scale
