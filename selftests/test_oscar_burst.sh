@@ -60,12 +60,9 @@ ktap_test_result "backlog sampled in 2 ms bins: ${qb[0]} / ${qb[1]} BDP held dur
 # queue stood for fewer than six batches before the burst ended: HAI
 # refills, 82-84 RTT, in 2 of the last 4 CI runs): reported as a known gap;
 # refill = 2 (the armed run, which catches it) is asserted instead.
-if fle "${rec[1]/nan/999}" 30; then
-	ktap_test_pass "link >= 95% again ${rec[1]} RTT after the burst's end (the refill, the default: <= 30)"
-else
-	ktap_test_xfail "link >= 95% again ${rec[1]} RTT after the burst's end (the refill, the default: <= 30)" \
-		"a drain the burst's losses hid: the queue stood < 6 batches, HAI refills (refill 2 catches it)"
-fi
+ktap_test_todo "link >= 95% again ${rec[1]} RTT after the burst's end (the refill, the default: <= 30)" \
+	"a drain the burst's losses hid: the queue stood < 6 batches, HAI refills (refill 2 catches it)" \
+	fle "${rec[1]/nan/999}" 30
 ktap_test_result "refill = 2 (the armed run): link >= 95% again ${rec[2]} RTT after the burst's end (<= 30)" fle "${rec[2]/nan/999}" 30
 ktap_test_result "refill = 0 (the paper's HAI): link >= 95% again ${rec[0]} RTT after the burst's end (<= 200)" fle "${rec[0]/nan/999}" 200
 ktap_test_result "refill is back at the default (1)" [ "$(cat "$P/refill")" = 1 ]

@@ -55,10 +55,8 @@ ratio=$(fcalc "${Q[sqcc]} / (${Q[timely_p]} + 0.001)")
 dcc_result unstable_backlog_ratio_sqcc_over_timely_p "$ratio"
 ktap_test_result "timely_p utilisation ${UTIL[timely_p]}% (>= 90%)" fge "${UTIL[timely_p]}" 90
 claim="SQCC mean backlog ${Q[sqcc]} <= 0.5 x timely_p ${Q[timely_p]} packets (ratio $(fround "$ratio" 2); model 0.14), p1..p99 range ${R[sqcc]} < ${R[timely_p]}, SQCC utilisation ${UTIL[sqcc]}% >= 90%"
-if fle "$ratio" 0.5 && (( R[sqcc] < R[timely_p] )) && fge "${UTIL[sqcc]}" 90; then
-	ktap_test_pass "$claim"
-else
-	ktap_test_xfail "$claim" "in the guest patched TIMELY oscillates in some runs only, and SQCC's queue swings from empty (test header)"
-fi
+ktap_test_todo "$claim" \
+	"in the guest patched TIMELY oscillates in some runs only, and SQCC's queue swings from empty (test header)" \
+	eval 'fle "$ratio" 0.5 && (( R[sqcc] < R[timely_p] )) && fge "${UTIL[sqcc]}" 90'
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
