@@ -37,7 +37,7 @@ fi
 ktap_params_refused "$MOD" "nic_mbps 0" "nic_mbps 800001" "network_rtt_us 1000001" "target_pct 0" \
 	"gamma_pct 0" "gamma_pct 101" "md_floor_pct 100" "delay_alpha_ppm 0" \
 	"qa_gate 17" "qa_thresh_pct 99" "maxwnd_pct 99" "init_cwnd_pct 101" \
-	"median_hmax 0" "median_hmax 5" "median_ewma 2" "pacing_gain_pct 99" \
+	"median_hmax 0" "median_hmax 5" "median_ewma 2" "pacing_gain_pct 99" "ecn_backstop_mode 3" \
 	"fi_x100 abc" "target_us -1" "fulfill_bytes 0" "eta_x100 99999999999"
 if echo 75 >"$P/target_pct" && [[ $(cat "$P/target_pct") == 75 ]] && echo 100 >"$P/target_pct"; then
 	ktap_test_pass "a valid tunable write is taken (target_pct 75, then back to 100)"

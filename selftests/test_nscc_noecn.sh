@@ -6,7 +6,10 @@
 # 50 ms with no decrease at all (UE NSCC's MD needs ECN); the delay-derived
 # marks must hold it near the target:
 #  A. ECN negotiated (tcp_ecn=1) but the bottleneck never marks (pfifo):
-#     the backstop marks at ecn_backstop_pct = 150% of the target;
+#     the backstop marks at ecn_backstop_pct = 150% of the target (by
+#     default until the path's first CE, which never comes here; with UE's
+#     setting, ecn_backstop_mode 0, 8 flows stand an 11-BDP queue in the
+#     packet model, test_nscc_law);
 #  B. ECN not negotiated: a non-ECN path element.  The modules set
 #     TCP_CONG_NEEDS_ECN, so their SYN always requests ECN and iperf3 -C's
 #     nscc listener would accept it whatever tcp_ecn says; so the router
@@ -14,7 +17,8 @@
 #     receiver answers without ECE, and ECN is not negotiated (ss shows
 #     dctcp:fallback_mode on the data sockets; tcp_ecn=2 everywhere, the
 #     bottleneck pfifo).  The modules mark from delay alone at
-#     noecn_mark_pct = 100% of the target.
+#     noecn_mark_pct = 125% of the target (the band from the target to it
+#     is the fair-increase quadrant).
 # Checks per case: every flow ran its CC, the ECN state is the intended
 # one, >= 90% utilisation, mean queueing delay <= 3 x target, no drops
 # (buffer 1500 packets).  Scale and settings: nscc_common.sh.

@@ -126,6 +126,7 @@ struct nscc_params {
 	u32 init_cwnd_pct;	/* initial cwnd, % of maxwnd; 0 = IW10 */
 	u32 noecn_mark_pct;	/* ECN off: delay >= this % of target marks */
 	u32 ecn_backstop_pct;	/* ECN on: delay >= this % of target marks */
+	u32 ecn_backstop_mode;	/* enum nscc_backstop_mode */
 	u32 median_hmax;	/* MNSCC: max window H (Eq. 9: 4) */
 	u32 median_ewma;	/* MNSCC: feed the EWMA the median (option) */
 	u32 median_lower;	/* MNSCC: even H takes the lower median */
@@ -134,6 +135,19 @@ struct nscc_params {
 };
 
 extern const struct nscc_params nscc_params_default;
+
+/*
+ * When the ECN backstop (ecn_backstop_pct) marks, on a flow that
+ * negotiated ECN: UE's NSCC takes its marks from the network alone; a path
+ * that never marks leaves it no decrease.  The default keeps the backstop
+ * until the path has marked once (its first CE echo): from then on the
+ * marks are the network's, as in UE.
+ */
+enum nscc_backstop_mode {
+	NSCC_BACKSTOP_OFF = 0,		/* never: UE */
+	NSCC_BACKSTOP_UNTIL_CE = 1,	/* until the first CE echo (default) */
+	NSCC_BACKSTOP_ALWAYS = 2,	/* on every ACK, CE seen or not */
+};
 
 /*
  * Everything one ACK's law needs, resolved from a parameter snapshot by
@@ -148,6 +162,8 @@ struct nscc_cfg {
 	u64 fi_scale_q16;	/* bytes per acked byte, Q16 */
 	u64 qa_thresh_ns;	/* QA delay test */
 	u64 mark_ns;		/* delay that counts as a mark (U64_MAX: none) */
+	u64 ewma_pb_q48;	/* delay EWMA gain per acked byte, Q48 */
+	u64 emerg_pb_q48;	/* the emergency branch's, Q48 */
 	u64 med_full_cwnd;	/* MNSCC: cwnd from which H = hmax, bytes */
 	u32 maxwnd;		/* bytes */
 	u32 min_cwnd;		/* bytes */
@@ -163,9 +179,9 @@ struct nscc_cfg {
 	u32 fulfill_bytes;
 	u32 gamma_q16;
 	u32 floor_q16;
-	u32 ewma_q16;
 	u32 pacing_gain_pct;	/* pacing = gain * cwnd / srtt */
 	u8 qa_gate;
+	u8 mark_disarm;		/* state flags that end delay marks: SAW_CE */
 	u8 hmax;		/* 0 = NSCC; 1..4 = MNSCC median window cap */
 	bool median_ewma;
 	bool median_lower;
@@ -186,6 +202,7 @@ void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 #define NSCC_S_TRIGGER_QA	0x02	/* a loss asked for a QA check */
 #define NSCC_S_QA_ARMED		0x04	/* qa_end is meaningful */
 #define NSCC_S_INITED		0x08
+#define NSCC_S_SAW_CE		0x10	/* a CE echo came: the path marks */
 
 /* The four quadrants [N 2], plus what else a decision can be. */
 enum nscc_quadrant {

@@ -54,8 +54,9 @@ const struct nscc_params nscc_params_default = {
 	.fulfill_bytes = 8 * NSCC_MTU_REF,
 	.maxwnd_pct = 150,
 	.init_cwnd_pct = 100,		/* start at maxwnd, as [H] and [M] */
-	.noecn_mark_pct = 100,
+	.noecn_mark_pct = 125,		/* ours: tcp_nscc.c */
 	.ecn_backstop_pct = 150,
+	.ecn_backstop_mode = NSCC_BACKSTOP_UNTIL_CE,	/* ours: see nscc.h */
 	.median_hmax = NSCC_MED_HMAX,
 	.median_ewma = 0,
 	.median_lower = 1,
@@ -63,8 +64,8 @@ const struct nscc_params nscc_params_default = {
 	.pacing_gain_pct = 120,		/* ours: [H] does not pace */
 };
 
-/* The emergency EWMA branch's gain is hard-wired in [H] (0.0125, Q16). */
-#define NSCC_EWMA_EMERG_Q16	819
+/* The emergency EWMA branch's gain is hard-wired in [H]: 0.0125 per ACK. */
+#define NSCC_EWMA_EMERG_PPM	12500
 #define NSCC_LOSS_EWMA_MAX	8	/* EWMA updates per lossy ACK (ours) */
 
 static u32 sat_add32(u32 a, u64 b)
@@ -116,6 +117,30 @@ static u32 nscc_mss(const struct dcc_sample *s)
 static u32 nscc_dur_ns(u64 ns)
 {
 	return (u32)clamp_t(u64, ns, 1000, DCC_SAMPLE_RTT_MAX_NS);
+}
+
+/*
+ * The delay EWMA's gain per acked byte, Q48, for a network BDP of @nbdp
+ * bytes.  [H] applies its gain (delay_alpha, 0.0125) once per ACK, and
+ * its ACKs each carry an MSS_ref packet: ref_bdp / MSS_ref = 36.6 ACKs
+ * per RTT at the reference network, a time constant of 80 ACKs = 2.2
+ * RTTs.  A Linux flow at another BDP or MSS sends another number of ACKs
+ * per RTT (at the testbed's 100 Mbit/s, 10 ms and 1448-byte segments, 86),
+ * so a per-ACK gain would make the EWMA that much faster or slower in
+ * RTTs, unlike every other gain here (scaled by the BDP).  So the gain is
+ * spread over the bytes the reference RTT carries:
+ *	gain per byte = delay_alpha * ref_bdp / (MSS_ref * nbdp),
+ * and each ACK applies it times the bytes it acked (nscc_ewma_gain()):
+ * the reference's per-RTT decay at any BDP, MSS or ACK aggregation.
+ * alpha_ppm * ref_bdp <= 1.5e11, times 2^48 in 128 bits, over 4.1e9: the
+ * first quotient < 36.7 * 2^48 < 2^54; nbdp >= 1.
+ */
+static u64 nscc_ewma_per_byte(u32 alpha_ppm, u64 nbdp)
+{
+	u64 ref = dcc_mul_div((u64)alpha_ppm * NSCC_REF_BDP, 1ULL << 48,
+			      1000000ULL * NSCC_MSS_REF);
+
+	return div64_u64(ref, max_t(u64, nbdp, 1));
 }
 
 void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
@@ -179,11 +204,16 @@ void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 	/* <= 1e9 * 1e4 / 100 = 1e11 ns: u64 */
 	c->qa_thresh_ns = (u64)c->target_ns * p->qa_thresh_pct / 100;
 	c->fulfill_bytes = p->fulfill_bytes;
-	mark_pct = ecn ? p->ecn_backstop_pct : p->noecn_mark_pct;
+	mark_pct = !ecn ? p->noecn_mark_pct :
+		   p->ecn_backstop_mode == NSCC_BACKSTOP_OFF ? 0 : p->ecn_backstop_pct;
 	c->mark_ns = mark_pct ? max_t(u64, (u64)c->target_ns * mark_pct / 100, 1) : U64_MAX;
+	/* without ECN no CE comes: the delay marks are all there is */
+	c->mark_disarm = ecn && p->ecn_backstop_mode == NSCC_BACKSTOP_UNTIL_CE ?
+			 NSCC_S_SAW_CE : 0;
 	c->gamma_q16 = (u32)((u64)p->gamma_pct * 65536 / 100);
 	c->floor_q16 = (u32)((u64)p->md_floor_pct * 65536 / 100);
-	c->ewma_q16 = max_t(u32, (u32)((u64)p->delay_alpha_ppm * 65536 / 1000000), 1);
+	c->ewma_pb_q48 = nscc_ewma_per_byte(p->delay_alpha_ppm, nbdp);
+	c->emerg_pb_q48 = nscc_ewma_per_byte(NSCC_EWMA_EMERG_PPM, nbdp);
 	c->pacing_gain_pct = p->pacing_gain_pct;
 	c->qa_gate = (u8)min_t(u32, p->qa_gate, 31);
 	c->hmax = mnscc ? (u8)clamp_t(u32, p->median_hmax, 1, NSCC_MED_HMAX) : 0;
@@ -337,33 +367,46 @@ static u32 nscc_median_delay(struct nscc_state *st, const struct nscc_cfg *c,
  * "skip" is the ECN echo.  A delay at or above mark_ns counts as a mark
  * too: without ECN negotiated (mark_ns = noecn_mark_pct of target) NSCC
  * would otherwise have no decrease at all, and with ECN on a path that
- * never marks (backstop) it would grow until loss (see tcp_nscc.c).  The
- * ECN bit itself is never median-filtered ([M] filters the delay
- * signals); the delay-derived mark uses the decision delay, so MNSCC's is
- * filtered.
+ * never marks (the backstop) it would grow until loss (see tcp_nscc.c).
+ * The backstop ends at the flow's first CE echo by default
+ * (ecn_backstop_mode, c->mark_disarm): the path marks, and UE's NSCC
+ * decides on its marks alone.  The ECN bit itself is never
+ * median-filtered ([M] filters the delay signals); the delay-derived
+ * mark uses the decision delay, so MNSCC's is filtered.
  */
-static bool nscc_is_mark(const struct nscc_cfg *c, bool ce, bool valid, u32 delay)
+static bool nscc_is_mark(struct nscc_state *st, const struct nscc_cfg *c,
+			 bool ce, bool valid, u32 delay)
 {
+	if (ce) {
+		st->flags |= NSCC_S_SAW_CE;
+		return true;
+	}
 	/* mark_ns U64_MAX (none) is above every u32 delay */
-	return ce || (delay >= c->mark_ns && (valid || c->hmax));
+	return delay >= c->mark_ns && (valid || c->hmax) &&
+	       !(st->flags & c->mark_disarm);
 }
 
 /*
  * Three-case EWMA with trust bias [N 4d, H update_delay]: a high delay
  * without ECN is not trusted (it may be another path's queue, or noise), so
  * a small constant (base/4) is fed instead; a huge delay (> 5 base RTTs) is
- * always fed, with the hard-wired gain.  @d and the result are ns.
+ * always fed, with the hard-wired gain.  Each gain is per acked byte
+ * (nscc_ewma_per_byte()): this ACK's is that times the @bytes it acked,
+ * between 1 and 65536 (1.0) in Q16.  @d and the result are ns.
  */
 static void nscc_update_delay(struct nscc_state *st, const struct nscc_cfg *c,
-			      u32 d, bool skip)
+			      u32 d, bool skip, u32 bytes)
 {
-	u32 gain = c->ewma_q16, avg = st->avg_ns;
+	u64 pb = c->ewma_pb_q48;
+	u32 gain, avg = st->avg_ns;
 	u32 sample = d;
 
 	if (!skip && d > c->target_ns)
 		sample = c->untrusted_ns;
 	else if (d > c->emerg_ns)	/* (u64)d > 5 base: emerg_ns saturates */
-		gain = NSCC_EWMA_EMERG_Q16;
+		pb = c->emerg_pb_q48;
+	/* bytes < 2^32, pb < 2^54: 128-bit product, then at most 1.0 */
+	gain = (u32)clamp_val(mul_shr_sat(bytes, pb, 32), 1, 65536);
 	/* sign-safe: shift magnitudes only; |diff| (< 2^32) * gain < 2^48 */
 	if (sample >= avg)
 		st->avg_ns = avg + (u32)(((u64)(sample - avg) * gain) >> 16);
@@ -435,7 +478,7 @@ static noinline bool nscc_on_loss(struct nscc_state *st, const struct nscc_cfg *
 
 	st->ignore_left = sat_sub32(st->ignore_left, lost_bytes);
 	for (i = 0; i < n; i++)
-		nscc_update_delay(st, c, c->nrtt_ns, true);
+		nscc_update_delay(st, c, c->nrtt_ns, true, mss);
 	st->flags |= NSCC_S_TRIGGER_QA;
 	if (nscc_quick_adapt(st, c, now, inflight_pkts, mss, true, true, 0, o))
 		return true;
@@ -627,10 +670,10 @@ void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
 		delay = nscc_median_delay(st, c, valid, raw);
 	else
 		delay = valid ? raw : st->avg_ns;
-	mark = nscc_is_mark(c, s->ce, valid, delay);
+	mark = nscc_is_mark(st, c, s->ce, valid, delay);
 	*o = (struct nscc_out){ .delay_ns = delay, .raw_ns = raw, .mark = mark };
 	if (valid)
-		nscc_update_delay(st, c, c->median_ewma ? delay : raw, mark);
+		nscc_update_delay(st, c, c->median_ewma ? delay : raw, mark, b);
 
 	if ((unlikely(s->losses) &&
 	     nscc_on_loss(st, c, now, s->losses, nscc_mss(s), inflight_pkts, o)) ||

@@ -49,6 +49,7 @@ struct sock_model {
 	struct nscc_cfg c;	/* resolved for min_rtt_us */
 	struct nscc_params p;
 	bool mnscc, ecn;
+	bool saw_ce;		/* a CE echo came: the backstop may end */
 	u32 mss;
 	u32 cfg_base_us;	/* the base RTT c was resolved for */
 	u64 srtt_ns;		/* the kernel's srtt, 0 before any sample */
@@ -89,6 +90,7 @@ static void read_params(struct fz *in, struct nscc_params *p)
 	p->median_lower = fz_bool(in);
 	p->cwnd_limited_only = fz_bool(in);
 	p->pacing_gain_pct = (u32)fz_span(in, 100, 1000);
+	p->ecn_backstop_mode = (u32)fz_span(in, 0, 2);
 }
 
 /* nscc_cfg() of the glue: resolved again only when the base RTT moved */
@@ -114,7 +116,10 @@ static void check_cfg(const struct sock_model *ca, const struct nscc_cfg *c)
 		    "min %u init %u max %u", c->min_cwnd, c->init_cwnd, c->maxwnd);
 	FUZZ_ASSERT(c->min_cwnd == 2 * ca->mss, "min_cwnd %u, MSS %u",
 		    c->min_cwnd, ca->mss);
-	FUZZ_ASSERT(c->ewma_q16 >= 1, "ewma %u", c->ewma_q16);
+	/* nscc_update_delay()'s 128-bit product needs them below 2^54 */
+	FUZZ_ASSERT(c->ewma_pb_q48 < (1ULL << 54) && c->emerg_pb_q48 < (1ULL << 54),
+		    "EWMA per byte %llu / %llu", (unsigned long long)c->ewma_pb_q48,
+		    (unsigned long long)c->emerg_pb_q48);
 	FUZZ_ASSERT(c->target_ns >= 1000 && c->target_ns <= DCC_SAMPLE_RTT_MAX_NS &&
 		    c->base_ns >= 1000 && c->base_ns <= DCC_SAMPLE_RTT_MAX_NS &&
 		    c->nrtt_ns >= 1000 && c->nrtt_ns <= DCC_SAMPLE_RTT_MAX_NS &&
@@ -240,7 +245,19 @@ static void check_ack(struct sock_model *ca, const struct nscc_cfg *c,
 	FUZZ_ASSERT(o->raw_ns == raw, "raw %u want %u", o->raw_ns, raw);
 	FUZZ_ASSERT(o->quadrant == s->quadrant, "quadrant %u, state %u",
 		    o->quadrant, s->quadrant);
-	FUZZ_ASSERT(!a->ce || o->mark, "CE echo not a mark");
+	{
+		/* a mark: CE, or the decision delay at the mark threshold,
+		 * unless the path has marked and the backstop ends there
+		 */
+		bool dmark = o->delay_ns >= c->mark_ns && (!a->why || c->hmax);
+		bool off = ca->saw_ce && ca->ecn &&
+			   ca->p.ecn_backstop_mode == NSCC_BACKSTOP_UNTIL_CE;
+
+		FUZZ_ASSERT(o->mark == (a->ce || (dmark && !off)),
+			    "mark %d: CE %u, delay %u, mark_ns %llu, CE seen %d",
+			    o->mark, a->ce, o->delay_ns,
+			    (unsigned long long)c->mark_ns, ca->saw_ce);
+	}
 	FUZZ_ASSERT(!o->md || o->quadrant == NSCC_Q_MD, "MD in quadrant %u",
 		    o->quadrant);
 	FUZZ_ASSERT(!o->qa || o->quadrant == NSCC_Q_QA, "QA in quadrant %u",
@@ -314,6 +331,7 @@ static void on_ack(struct sock_model *ca, struct fz *in)
 	check_median(ca, c, cwnd_before, valid,
 		     valid && rtt > c->base_ns ? rtt - c->base_ns : 0, &o);
 	check_ack(ca, c, &a, inflight, in_loss, &d, &o);
+	ca->saw_ce |= a.ce != 0;
 }
 
 /* ssthresh: tp->prior_cwnd = snd_cwnd, which dcc_apply() rounded up */

@@ -200,6 +200,11 @@ static void on_depart(struct model *m, struct model_ev e)
 	q_account(m);
 	m->q_bytes -= m->link.mss;
 	e.slow = m->link.slow_ppm && rnd(m) % 1000000 < m->link.slow_ppm;
+	if (e.slow && m->link.slow_ce && !e.ce) {
+		e.ce = 1;
+		m->st.marks++;
+		m->f[e.flow].marks++;
+	}
 	e.t = m->now_ns + m->f[e.flow].base_rtt_ns / 2 +
 	      (e.slow ? m->link.slow_ns : 0);
 	e.type = EV_ACK;

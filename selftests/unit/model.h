@@ -22,6 +22,8 @@
  *  - a packet may take a slow path after the bottleneck (probability
  *    slow_ppm, extra delay slow_ns): per-packet spraying over paths of
  *    which some are congested, with the reordering that comes with it;
+ *    with slow_ce that path CE-marks every packet, as a congested queue
+ *    past its marking threshold does;
  *  - every delivered packet is ACKed at once (the receivers of the
  *    delay-based tests ACK every segment); the ACK carries an RTT sample,
  *    infl_pkts as Linux's rs->delivered (deliveries while the packet was
@@ -80,6 +82,8 @@ struct model_link {
 	u32 noise_ns;		/* receive-time noise, uniform in +-noise_ns */
 	u32 slow_ppm;		/* per-packet chance of the slow path, ppm */
 	u64 slow_ns;		/* the slow path's extra one-way delay */
+	bool slow_ce;		/* the slow path CE-marks (ECN-capable flows):
+				 * a congested queue, not only a long path */
 	u32 min_cwnd_pkts;	/* floor of the applied window (default 2) */
 	u64 seed;		/* RNG seed (noise, slow path) */
 };
