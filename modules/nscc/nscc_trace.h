@@ -6,7 +6,9 @@
  * Proportional/fair increase ACKs only accumulate credit and are reported
  * by the fulfill that applies it.  tools/bpftrace/nscc.bt prints it live.
  * Units: us (the law's ns values / 1000, rounded down: delay_us, raw_us,
- * avg_us, target_us), bytes (cwnd), packets (snd_cwnd), bytes/s (pacing);
+ * avg_us, target_us), bytes (cwnd, and prev_cwnd: the law's cwnd before
+ * this ACK, so each event shows its own change), packets (snd_cwnd),
+ * bytes/s (pacing);
  * quadrant = enum nscc_quadrant (include/dcc/nscc.h);
  * flags: NSCC_TF_* below (the bpf tracepoint ABI allows 12 arguments).
  */
@@ -24,13 +26,17 @@
 #define NSCC_TF_QA	0x08	/* quick adapt fired */
 #define NSCC_TF_FULFILL	0x10	/* increase credit applied */
 #define NSCC_TF_MNSCC	0x20	/* the socket runs mnscc */
+#define NSCC_TF_LOSS	0x40	/* the ACK reported losses: cwnd lost their
+				 * bytes before the quadrant (shown unless QA
+				 * fired) acted
+				 */
 
 TRACE_EVENT(nscc_ack,
 	TP_PROTO(const struct sock *sk, u8 flags, u8 quadrant, u32 delay_us,
-		 u32 raw_us, u32 avg_us, u32 target_us, u32 cwnd, u32 snd_cwnd,
-		 u64 pacing_bytes_ps),
-	TP_ARGS(sk, flags, quadrant, delay_us, raw_us, avg_us, target_us, cwnd,
-		snd_cwnd, pacing_bytes_ps),
+		 u32 raw_us, u32 avg_us, u32 target_us, u32 prev_cwnd, u32 cwnd,
+		 u32 snd_cwnd, u64 pacing_bytes_ps),
+	TP_ARGS(sk, flags, quadrant, delay_us, raw_us, avg_us, target_us,
+		prev_cwnd, cwnd, snd_cwnd, pacing_bytes_ps),
 	TP_STRUCT__entry(
 		__field(const void *, sk)
 		__field(u16, sport)
@@ -41,6 +47,7 @@ TRACE_EVENT(nscc_ack,
 		__field(u32, raw_us)
 		__field(u32, avg_us)
 		__field(u32, target_us)
+		__field(u32, prev_cwnd)
 		__field(u32, cwnd)
 		__field(u32, snd_cwnd)
 		__field(u64, pacing_bytes_ps)
@@ -55,14 +62,16 @@ TRACE_EVENT(nscc_ack,
 		__entry->raw_us = raw_us;
 		__entry->avg_us = avg_us;
 		__entry->target_us = target_us;
+		__entry->prev_cwnd = prev_cwnd;
 		__entry->cwnd = cwnd;
 		__entry->snd_cwnd = snd_cwnd;
 		__entry->pacing_bytes_ps = pacing_bytes_ps;
 	),
-	TP_printk("sport=%u dport=%u flags=0x%x quadrant=%u delay_us=%u raw_us=%u avg_us=%u target_us=%u cwnd=%u snd_cwnd=%u pacing=%llu",
+	TP_printk("sport=%u dport=%u flags=0x%x quadrant=%u delay_us=%u raw_us=%u avg_us=%u target_us=%u prev_cwnd=%u cwnd=%u snd_cwnd=%u pacing=%llu",
 		  __entry->sport, __entry->dport, __entry->flags,
 		  __entry->quadrant, __entry->delay_us, __entry->raw_us,
-		  __entry->avg_us, __entry->target_us, __entry->cwnd,
+		  __entry->avg_us, __entry->target_us, __entry->prev_cwnd,
+		  __entry->cwnd,
 		  __entry->snd_cwnd, __entry->pacing_bytes_ps)
 );
 

@@ -423,7 +423,7 @@ static void nscc_release(struct sock *sk)
  */
 static noinline void nscc_trace(struct sock *sk, const struct nscc *ca,
 				const struct nscc_cfg *c, const struct dcc_sample *s,
-				const struct nscc_out *o)
+				const struct nscc_out *o, u32 prev_cwnd)
 {
 	u8 f;
 
@@ -431,12 +431,12 @@ static noinline void nscc_trace(struct sock *sk, const struct nscc *ca,
 		return;
 	f = (o->mark ? NSCC_TF_MARK : 0) | (s->ce ? NSCC_TF_CE : 0) |
 	    (o->md ? NSCC_TF_MD : 0) | (o->qa ? NSCC_TF_QA : 0) |
-	    (o->fulfill ? NSCC_TF_FULFILL : 0) |
+	    (o->fulfill ? NSCC_TF_FULFILL : 0) | (s->losses ? NSCC_TF_LOSS : 0) |
 	    (ca->st.glue & NSCC_G_MNSCC ? NSCC_TF_MNSCC : 0);
 	trace_nscc_ack(sk, f, o->quadrant, o->delay_ns / NSEC_PER_USEC,
 		       o->raw_ns / NSEC_PER_USEC,
 		       nscc_avg_ns(&ca->st) / NSEC_PER_USEC,
-		       c->target_ns / NSEC_PER_USEC, ca->st.cwnd,
+		       c->target_ns / NSEC_PER_USEC, prev_cwnd, ca->st.cwnd,
 		       tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
 }
 
@@ -457,6 +457,7 @@ static __always_inline void nscc_ack(struct sock *sk, struct nscc *ca,
 	struct dcc_decision d __uninitialized;
 	struct dcc_sample s __uninitialized;
 	struct nscc_out o __uninitialized;
+	u32 prev_cwnd = ca->st.cwnd;	/* the tracepoint's, before the law */
 
 	dcc_sample_get(sk, rs, &s, 0);
 	/*
@@ -471,7 +472,7 @@ static __always_inline void nscc_ack(struct sock *sk, struct nscc *ca,
 	if (d.changed)
 		nscc_apply(sk, ca, &d);
 	if (trace_nscc_ack_enabled())
-		nscc_trace(sk, ca, c, &s, &o);
+		nscc_trace(sk, ca, c, &s, &o, prev_cwnd);
 }
 
 /*
