@@ -107,6 +107,14 @@
 #   --congested-ms D   extra delay of a congested path (default: the largest
 #                      base RTT, i.e. a congested path's RTT is 2x base)
 #                                                                [NET_CONGESTED_MS]
+#   --congested-q Q    the share of the packets that take the congested
+#                      paths, any Q in (0, 1) (q in [M]; it needs 1 <= K <
+#                      P): Q/K per congested path, the rest spread over the
+#                      others; default K/P (every path equally likely)
+#                                                                [NET_CONGESTED_Q]
+#   --congested-ce     the congested paths CE-mark the ECT(0) packets they
+#                      carry (a congested queue past its marking threshold,
+#                      as [M] assumes), not only delay them [NET_CONGESTED_CE=0]
 #   --dir DIR          where runs go     [NET_DIR=$DCC_OUT/net/<test>-<prefix>]
 #   Calls net_cleanup first if a topology exists, and registers net_cleanup at
 #   exit (dcc_on_exit).  Sets NET_NS_S (array), NET_NS_R, NET_NS_D, NET_DST_IP,
@@ -311,6 +319,7 @@ net_setup() {
 	local period=${NET_PERIOD_MS:-100} dir=${NET_DIR:-}
 	local paths=${NET_PATHS:-1} ncong=${NET_CONGESTED:-0} cong_ms=${NET_CONGESTED_MS:-}
 	local strip=${NET_STRIP_ECN_SYN:-0} reord=${NET_REORDER_TOL:-0}
+	local cq=${NET_CONGESTED_Q:-} cce=${NET_CONGESTED_CE:-0}
 	while (($#)); do
 		case $1 in
 		--senders) senders=$2; shift ;;
@@ -331,6 +340,8 @@ net_setup() {
 		--paths) paths=$2; shift ;;
 		--congested) ncong=$2; shift ;;
 		--congested-ms) cong_ms=$2; shift ;;
+		--congested-q) cq=$2; shift ;;
+		--congested-ce) cce=1 ;;
 		*) _net_die "net_setup: unknown option $1"; return 1 ;;
 		esac
 		shift
@@ -343,6 +354,12 @@ net_setup() {
 	[[ $reord =~ ^[0-9]+$ ]] && ((reord <= 300)) || { _net_die "--reorder-tol must be 0..300 (tcp_max_reordering)"; return 1; }
 	[[ $paths =~ ^[1-8]$ ]] || { _net_die "--paths must be 1..8"; return 1; }
 	[[ $ncong =~ ^[0-9]$ ]] && ((ncong <= paths)) || { _net_die "--congested must be 0..--paths"; return 1; }
+	if [[ -n $cq ]]; then
+		[[ $cq =~ ^0?\.[0-9]+$ ]] && awk -v q="$cq" 'BEGIN { exit !(q > 0 && q < 1) }' ||
+			{ _net_die "--congested-q must be a decimal in (0, 1) ('$cq')"; return 1; }
+		((ncong >= 1 && ncong < paths)) || { _net_die "--congested-q needs 1 <= --congested < --paths"; return 1; }
+	fi
+	[[ $cce == [01] ]] || { _net_die "NET_CONGESTED_CE must be 0 or 1"; return 1; }
 	[[ -n $NET_PFX ]] && net_cleanup
 
 	# per-sender delays, default queue limit and burst: one awk for all
@@ -370,6 +387,7 @@ net_setup() {
 	NET_PERIOD_MS=$period NET_LIMIT_PKTS=$lpk NET_LIMIT_BYTES=$lby NET_BURST_BYTES=$burst
 	[[ -n $cong_ms ]] || cong_ms=${L[4]}
 	NET_PATHS=$paths NET_CONGESTED=$ncong NET_CONGESTED_MS=$cong_ms
+	NET_CONGESTED_Q=$cq NET_CONGESTED_CE=$cce
 	NET_STRIP_ECN_SYN=$strip NET_REORDER_TOL=$reord
 
 	NET_PFX="dcc$$$((RANDOM % 1000))-"
@@ -391,6 +409,7 @@ net_setup() {
 	modprobe -a -q veth sch_htb sch_tbf sch_red sch_netem sch_ingress act_mirred \
 		cls_matchall tcp_diag inet_diag 2>/dev/null
 	((paths > 1)) && modprobe -a -q sch_prio cls_basic em_meta 2>/dev/null
+	((paths > 1 && cce)) && modprobe -a -q em_u32 act_pedit act_csum 2>/dev/null
 	((strip)) && modprobe -a -q act_pedit act_csum cls_u32 2>/dev/null
 	if ((need_ifb)) && [[ ! -d /sys/module/ifb ]]; then
 		modprobe -q ifb numifbs=0 2>/dev/null
@@ -466,7 +485,7 @@ net_setup() {
 		mirror=0
 		[[ $v != 0 ]] && tcb+=("qdisc add dev s$i root handle 1: netem delay ${v}ms limit 100000")
 		if ((paths > 1)); then
-			_net_spray_tc "f$i" "$f" "$paths" "$ncong" "$cong_ms"
+			_net_spray_tc "f$i" "$f" "$paths" "$ncong" "$cong_ms" "$cq" "$cce"
 			mirror=1
 		elif [[ $f != 0 ]]; then
 			tcb+=("qdisc add dev f$i root handle 1: netem delay ${f}ms limit 100000")
@@ -510,27 +529,52 @@ net_setup() {
 		done
 	fi
 	local spray=
-	((paths > 1)) && spray="; spraying over $paths paths, $ncong congested (+$cong_ms ms)"
+	((paths > 1)) && spray="; spraying over $paths paths, $ncong congested (+$cong_ms ms${cq:+, q = $cq}$( ((cce)) && echo ", CE-marking"))"
 	log_info "net: $senders sender(s) -> router -> receiver; bottleneck $shaper $rate Mbit/s (burst $burst B), queue: $leaf; rtt $rtt ms (fwd ${NET_FWD_LIST[*]} ms)$spray; ecn=$ecn$( ((strip)) && echo " (router strips ECE/CWR from SYNs: ECN never negotiated)"); offloads=$([[ $offl == 1 ]] && echo on || echo off); dir $NET_DIR"
 	return 0
 }
 
-# _net_spray_tc DEV FWD_MS P K EXTRA_MS: append to tcb (the caller's tc batch)
-# the P-path spraying qdiscs of ifb DEV (see "Spraying" above).
+# _net_spray_tc DEV FWD_MS P K EXTRA_MS [Q [CE]]: append to tcb (the caller's
+# tc batch) the P-path spraying qdiscs of ifb DEV (see "Spraying" above).
+# Path b takes the share p_b of the packets: Q/K for the K congested ones,
+# (1 - Q)/(P - K) for the others (Q empty: 1/P each).  Filter b takes what
+# is still unclassified with probability p_b / (what is left), so the
+# chain gives every path its share; the last path takes the rest (priomap).
+# With CE, a congested path's filter is two filters on one draw each: one
+# for ECT(0) packets (TOS & 3 == 2) that also sets CE and fixes the IP
+# checksum (pedit, csum), one for the rest; a packet matches the ECN test
+# of exactly one of them, so its chance to take the path is unchanged.
 _net_spray_tc() {
-	local dev=$1 fwd=$2 p=$3 k=$4 extra=$5 b d pm='' thr
+	local dev=$1 fwd=$2 p=$3 k=$4 extra=$5 q=${6:-} ce=${7:-0} b d pm='' thr
+	local -a T
 	for ((b = 0; b < 16; b++)); do pm+=" $((p - 1))"; done
+	mapfile -t T < <(awk -v p="$p" -v k="$k" -v q="$q" 'BEGIN {
+		left = 1
+		for (b = 1; b < p; b++) {
+			pb = (q == "" ? 1 / p : (b <= k ? q / k : (1 - q) / (p - k)))
+			t = pb / left; if (t > 1) t = 1
+			printf "%d\n", t * 4294967295
+			left -= pb
+		} }')
 	tcb+=("qdisc add dev $dev root handle 1: prio bands $p priomap$pm")
 	for ((b = 1; b <= p; b++)); do
 		d=$fwd
 		((b <= k)) && d=$(awk -v a="$fwd" -v x="$extra" 'BEGIN { print a + x }')
 		tcb+=("qdisc add dev $dev parent 1:$b handle $((b + 1))0: netem delay ${d}ms limit 100000")
-		if ((b < p)); then
-			# P(random < thr) = 1 / (p - b + 1) of the packets still unclassified
-			thr=$((4294967295 / (p - b + 1)))
-			tcb+=("filter add dev $dev parent 1: protocol ip prio $b basic match 'meta(random mask 0xffffffff lt $thr)' flowid 1:$b")
+		((b < p)) || continue
+		thr=${T[b - 1]}
+		if ((ce && b <= k)); then
+			tcb+=("filter add dev $dev parent 1: protocol ip prio $((2 * b - 1)) basic match 'u32(u8 0x02 0x03 at 1) and meta(random mask 0xffffffff lt $thr)' flowid 1:$b action pedit ex munge ip dsfield set 0x03 retain 0x03 pipe action csum ip")
+			tcb+=("filter add dev $dev parent 1: protocol ip prio $((2 * b)) basic match 'not u32(u8 0x02 0x03 at 1) and meta(random mask 0xffffffff lt $thr)' flowid 1:$b")
+		else
+			tcb+=("filter add dev $dev parent 1: protocol ip prio $((2 * b)) basic match 'meta(random mask 0xffffffff lt $thr)' flowid 1:$b")
 		fi
 	done
+	# CE on the last path (no filter of its own: the priomap sends the
+	# rest there) when every path is congested
+	if ((ce && k >= p)); then
+		tcb+=("filter add dev $dev parent 1: protocol ip prio $((2 * p - 1)) basic match 'u32(u8 0x02 0x03 at 1)' flowid 1:$p action pedit ex munge ip dsfield set 0x03 retain 0x03 pipe action csum ip")
+	fi
 }
 
 net_run_single() { # CC DUR SKIP
@@ -659,6 +703,8 @@ net_new_run() {
 		echo "paths=$NET_PATHS"
 		echo "congested=$NET_CONGESTED"
 		echo "congested_ms=$NET_CONGESTED_MS"
+		echo "congested_q=$NET_CONGESTED_Q"
+		echo "congested_ce=$NET_CONGESTED_CE"
 		echo "period_ms=$NET_PERIOD_MS"
 		echo "ss_max_duty=${NET_SS_MAX_DUTY:-0.2}"
 	} >"$NET_RUN/net.conf"

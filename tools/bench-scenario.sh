@@ -43,7 +43,9 @@
 #   ecn        two flows on a RED queue that CE-marks above K bytes, ECN on
 #   spray      one flow sprayed per packet over P paths, K = 0..P/2 of them
 #              congested (+base RTT of one-way delay: a congested path's RTT
-#              is 2x base); the rate limit after the paths stays the bottleneck
+#              is 2x base); the rate limit after the paths stays the bottleneck;
+#              the sender tolerates 300 packets of reordering (RACK off,
+#              dupthresh 300), as a sprayed fabric's transport does
 #   cpu        during the steady runs (added if not selected), one bpftrace
 #              times every CC's per-ACK hooks (kprobe/kretprobe, guest
 #              clock) and, as a calibration, a near-empty kernel function
@@ -118,7 +120,10 @@ setup() {
 	# defaults: reset what one case sets, or it leaks into the next
 	# shellcheck disable=SC2034 # (read by net_setup)
 	NET_ECN=0 NET_ECN_K_BYTES='' NET_SENDERS=1 NET_RTT_MS=$rtt NET_FWD_MS='' NET_PATHS=1
+	# shellcheck disable=SC2034
 	NET_CONGESTED=0 NET_CONGESTED_MS='' NET_LIMIT_PKTS=$limit NET_LIMIT_BYTES=''
+	# shellcheck disable=SC2034
+	NET_CONGESTED_Q='' NET_CONGESTED_CE=0 NET_REORDER_TOL=0
 	# an ECN CC (dctcp, nscc, ...) negotiates ECN everywhere, also on the
 	# drop-tail cases: without it dctcp falls back to "dctcp-reno" and the
 	# run would not be the CC it names (cc_ok 0)
@@ -247,8 +252,8 @@ scenario_ecn() { # CC
 scenario_spray() { # CC
 	local c=$1 k
 	for ((k = 0; k <= paths / 2; k++)); do
-		one_case spray "$c" "p${paths}k$k" -- --rtt-ms "$rtt" --paths "$paths" --congested "$k" -- \
-			--n 1 --duration "$dur"
+		one_case spray "$c" "p${paths}k$k" -- --rtt-ms "$rtt" --paths "$paths" --congested "$k" \
+			--reorder-tol 300 -- --n 1 --duration "$dur"
 	done
 }
 
