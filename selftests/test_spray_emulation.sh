@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The packet-spraying emulation (net_setup --paths P --congested K, the
-# multi-path bottleneck of issues 4, 6 and 7): every packet takes one of P
+# multi-path bottleneck of the spraying tests): every packet takes one of P
 # paths at random, K of them with a standing queue of --congested-ms.
 #
 #  1. P = 4, K = 1, +20 ms: about a quarter of the packets (pings, one
