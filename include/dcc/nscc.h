@@ -57,7 +57,11 @@
  *   fi, eta:  bytes (u64; fi <= 5 * 4096 * scale_a < 2^44 at the range
  *             top: 800 Gbit/s * 1 s network RTT).
  *   fi_scale: fast-increase bytes per acked byte, Q16 (u64).
- *   gamma, md floor, EWMA gains: Q16 (u32, <= 65536).
+ *   gamma, md floor: Q16 (u32, <= 65536).
+ *   EWMA:     gain per acked byte, Q48 (u64, < 2^54: delay_alpha *
+ *             ref_bdp / MSS_ref < 36.7 over the network BDP >= 1 byte);
+ *             an ACK's gain is bytes * that >> 32 (128-bit product),
+ *             clamped to [1, 65536] in Q16.
  *   pacing:   cwnd (< 2^32) * gain_pct (<= 1000) * 1e9 / (srtt_ns * 100),
  *             128-bit product (dcc_mul_div), bytes/s.  Computed only when
  *             the decision changes (below); srtt_lo/srtt_span: the srtt

@@ -130,7 +130,7 @@ static u32 nscc_dur_ns(u64 ns)
  * RTTs, unlike every other gain here (scaled by the BDP).  So the gain is
  * spread over the bytes the reference RTT carries:
  *	gain per byte = delay_alpha * ref_bdp / (MSS_ref * nbdp),
- * and each ACK applies it times the bytes it acked (nscc_ewma_gain()):
+ * and each ACK applies it times the bytes it acked (nscc_update_delay()):
  * the reference's per-RTT decay at any BDP, MSS or ACK aggregation.
  * alpha_ppm * ref_bdp <= 1.5e11, times 2^48 in 128 bits, over 4.1e9: the
  * first quotient < 36.7 * 2^48 < 2^54; nbdp >= 1.
