@@ -142,14 +142,15 @@ extern const struct nscc_params nscc_params_default;
 
 /*
  * When the ECN backstop (ecn_backstop_pct) marks, on a flow that
- * negotiated ECN: UE's NSCC takes its marks from the network alone; a path
- * that never marks leaves it no decrease.  The default keeps the backstop
- * until the path has marked once (its first CE echo): from then on the
- * marks are the network's, as in UE.
+ * negotiated ECN.  UE's NSCC takes its marks from the network alone (the
+ * default), and a path that never marks leaves it no decrease but a
+ * loss's; mode 1 keeps the backstop until the path has marked once (the
+ * flow's first CE echo), from when on the marks are the network's, as in
+ * UE: the setting for a network that may not mark.
  */
 enum nscc_backstop_mode {
-	NSCC_BACKSTOP_OFF = 0,		/* never: UE */
-	NSCC_BACKSTOP_UNTIL_CE = 1,	/* until the first CE echo (default) */
+	NSCC_BACKSTOP_OFF = 0,		/* never: UE (default) */
+	NSCC_BACKSTOP_UNTIL_CE = 1,	/* until the first CE echo */
 	NSCC_BACKSTOP_ALWAYS = 2,	/* on every ACK, CE seen or not */
 };
 

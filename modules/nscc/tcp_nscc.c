@@ -54,17 +54,19 @@
  *    reference network, and a per-RTT step that is a fixed fraction of the
  *    BDP at any RTT (nscc_resolve());
  *  - no ECN negotiated, or a path that never marks: NSCC alone has no
- *    decrease then (UE assumes a fabric that marks).  Without ECN a delay
- *    at or above noecn_mark_pct (125%) of the target counts as a mark;
- *    with ECN, one at or above ecn_backstop_pct (150%), until the flow's
- *    first CE echo (ecn_backstop_mode 1): a path that has marked is left
- *    to its marks, as in UE.  Measured in the packet model
+ *    decrease then but a loss's (UE assumes a fabric that marks).
+ *    Without ECN a delay at or above noecn_mark_pct (125%) of the target
+ *    counts as a mark (there is no other signal, and no UE behaviour to
+ *    keep).  With ECN the marks are the network's alone, as in UE
+ *    (ecn_backstop_mode 0, the default); mode 1 adds a backstop for a
+ *    network that may not mark: a delay at or above ecn_backstop_pct
+ *    (150%) of the target is a mark until the flow's first CE echo, after
+ *    which the path is left to its marks.  Measured in the packet model
  *    (test_nscc_law, 100 Mbit/s, 10 ms, target 5 ms): 8 flows on a path
- *    that never marks stand an 11-BDP queue (each at maxwnd) with UE's
- *    setting (mode 0), 6.9 ms with the backstop; under spraying (1 path
- *    of 4 +20 ms) a backstop on every ACK (mode 2, the default until
- *    now) kept NSCC at 0.50 of the link where UE's law keeps 0.97 (the
- *    bottleneck's CE ends the backstop at once in mode 1).  125% without
+ *    that never marks stand an 11-BDP queue (each at maxwnd) by default,
+ *    6.9 ms in mode 1; under spraying (1 path of 4 +20 ms) a backstop on
+ *    every ACK (mode 2, this module's default before) kept NSCC at 0.50
+ *    of the link where UE's law keeps 0.97.  125% without
  *    ECN, not 100%: a mark at the target leaves no fair-increase band,
  *    and with the EWMA scaled (below) 8 flows split to Jain 0.88-0.94
  *    (6 seeds); at 125%, 0.997-0.998 with a 6.5 ms queue.  A fallback
@@ -133,7 +135,7 @@ static u32 maxwnd_pct = 150;
 static u32 init_cwnd_pct = 100;
 static u32 noecn_mark_pct = 125;
 static u32 ecn_backstop_pct = 150;
-static u32 ecn_backstop_mode = NSCC_BACKSTOP_UNTIL_CE;
+static u32 ecn_backstop_mode = NSCC_BACKSTOP_OFF;
 static u32 median_hmax = NSCC_MED_HMAX;
 static u32 median_ewma;
 static u32 median_lower = 1;
@@ -212,7 +214,7 @@ nscc_param(noecn_mark_pct, 0, 10000,
 nscc_param(ecn_backstop_pct, 0, 10000,
 	   "ECN negotiated: a delay >= this % of target is a mark too (ecn_backstop_mode); 0 = never (UE)");
 nscc_param(ecn_backstop_mode, 0, 2,
-	   "ECN backstop: 0 never (UE), 1 until the path's first CE echo (default), 2 always");
+	   "ECN backstop: 0 never (UE, default), 1 until the path's first CE echo (for a network that may not mark), 2 always");
 nscc_param(median_hmax, 1, 4, "MNSCC: largest median window H, ACKs (4)");
 nscc_param(median_ewma, 0, 1, "MNSCC: feed the delay EWMA the median instead of raw samples");
 nscc_param(median_lower, 0, 1,
