@@ -39,7 +39,7 @@ swift_require() {
 	modprobe tcp_swift || ktap_skip_all "modprobe tcp_swift failed"
 	# testbed_params.sh: absolute target base RTT + SW_Q_US until
 	# swift_set_target measures the idle RTT; at exit the defaults
-	# (fs_range_us 125, target_mode 0, base_target_us 25, fs_max_cwnd 100)
+	# (fs_range_us 100, target_mode 0, base_target_us 25, fs_max_cwnd 256)
 	dcc_on_exit 'dcc_testbed_restore swift'
 	dcc_testbed_params swift "$SW_RATE" "$SW_RTT" fs_range_us="$SW_FS_US" \
 		base_target_us=$((SW_RTT * 1000 + SW_Q_US)) ||

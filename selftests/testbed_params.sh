@@ -84,8 +84,8 @@ dcc_testbed_list() { # MOD RATE_MBIT RTT_MS
 		q=$((300 * t))
 		echo "base_target_us $((1000 * t + q)) 25"
 		echo "target_mode 1 0"
-		echo "fs_range_us $((5 * q)) 125"
-		echo "fs_max_cwnd $(((r * t + 5) / 10)) 100"
+		echo "fs_range_us $((5 * q)) 100"
+		echo "fs_max_cwnd $(((r * t + 5) / 10)) 256"
 		;;
 	nscc)
 		echo "nic_mbps $r 100000"

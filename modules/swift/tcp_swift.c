@@ -108,6 +108,21 @@
  *  - max_cwnd: the socket's snd_cwnd_clamp (route / sysctl), at most 2^30.
  *  - ecwnd (endpoint congestion) is not implemented: TCP does not carry the
  *    remote NIC timestamps it needs.
+ *  - defaults where [S] gives no value follow Google's production Swift
+ *    (its Falcon simulator's rue/algorithm/swift defaults), not the
+ *    htsim reference [H]: 1 us per hop (hop_us; [H] base_target / 6.55 =
+ *    3.8 us at 25 us), the flow-scaling range 5 base_target capped at
+ *    100 us (fs_range_us 100; [H] 125 at 25 us) over 0.1..256 packets
+ *    (fs_max_cwnd 256; [H] 100), the reset to min_cwnd after 3
+ *    consecutive RTOs (retx_reset; [H]'s "guess" 5); ai 1, beta 0.8,
+ *    max_mdf 0.5 as both.  Kept: min_cwnd 0.001 packet ([S]; production
+ *    0.01), no window ceiling but snd_cwnd_clamp (production's 256
+ *    packets of its MTU would cap a 1448-byte-segment flow at 370 KB, 30
+ *    us at 100 Gbit/s, below a cross-pod BDP); the RTO is the stack's
+ *    (production: 2 RTT, at least 1 ms; on Linux the route's rto_min).
+ *    The testbed (testbed_params.sh) sets its own fs_range_us and
+ *    fs_max_cwnd, scaled; hops is 0 by default, so hop_us is unused
+ *    until an operator sets it.
  *
  * Code layout: everything per ACK that is not a kernel call lives in the
  * plain-C core (include/dcc/swift.h: swift_on_ack, inline, with the steps
@@ -143,16 +158,16 @@
 static u32 base_target_us = 25;	/* queueing allowance (relative mode) */
 static u32 target_mode;			/* 0 relative, 1 absolute ([S]) */
 static u32 hops;			/* topology term off by default */
-static u32 hop_us = 4;			/* h = base_target / 6.55 ([H]) */
-static u32 fs_range_us = 125;		/* 5 * base_target ([H]) */
+static u32 hop_us = 1;			/* production ([H]: base_target / 6.55) */
+static u32 fs_range_us = 100;		/* production: 5 * base_target, <= 100 us */
 static u32 fs_min_cwnd_mpkt = 100;	/* 0.1 packet ([H]) */
-static u32 fs_max_cwnd = 100;		/* packets ([H]); ~ the BDP */
+static u32 fs_max_cwnd = 256;		/* packets (production; [H]: 100) */
 static u32 ai_mpkt = 1000;		/* 1 packet per RTT ([M] III-C) */
 static u32 beta_pm = 800;		/* 0.8 ([H]) */
 static u32 max_mdf_pm = 500;		/* 0.5 ([H]) */
 static u32 min_cwnd_mpkt = 1;		/* 0.001 packet ([S]) */
 static u32 init_cwnd = 10;		/* packets (Linux IW) */
-static u32 retx_reset = 5;		/* RETX_RESET_THRESHOLD ([H]) */
+static u32 retx_reset = 3;		/* RETX_RESET_THRESHOLD (production; [H]: 5) */
 static u32 lswift_k = 5;		/* successive missing pkts ([M] III-B) */
 static u32 h_cap = 128;			/* MSwift window cap */
 static u32 pctl = 50;			/* 50 = median; 10/90: [M] Fig. 12 */
