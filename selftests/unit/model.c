@@ -24,7 +24,7 @@ struct model_ev {
 	u64 pseq;	/* the packet's send sequence number in its flow */
 	u16 flow;
 	u8 type;	/* enum model_ev_type */
-	u8 ce;		/* CE-marked at the bottleneck */
+	u8 ce;		/* CE-marked (bottleneck, or slow_ce path) */
 	u8 slow;	/* takes the slow path after the bottleneck */
 };
 
@@ -164,6 +164,16 @@ static void on_send(struct model *m, const struct model_ev *e)
 	arm_send(m, e->flow);
 }
 
+/* the packet of @e leaves CE-marked (once), counted per link and flow */
+static void mark_ce(struct model *m, struct model_ev *e)
+{
+	if (e->ce)
+		return;
+	e->ce = 1;
+	m->st.marks++;
+	m->f[e->flow].marks++;
+}
+
 static void on_arrive(struct model *m, struct model_ev e)
 {
 	u64 mss = m->link.mss;
@@ -177,11 +187,8 @@ static void on_arrive(struct model *m, struct model_ev e)
 		ev_push(m, e);
 		return;
 	}
-	if (m->link.ecn_k_bytes && m->q_bytes > m->link.ecn_k_bytes) {
-		e.ce = 1;
-		m->st.marks++;
-		m->f[e.flow].marks++;
-	}
+	if (m->link.ecn_k_bytes && m->q_bytes > m->link.ecn_k_bytes)
+		mark_ce(m, &e);
 	q_account(m);
 	m->q_bytes += mss;
 	if (m->q_bytes > m->st.q_max_bytes)
@@ -200,11 +207,8 @@ static void on_depart(struct model *m, struct model_ev e)
 	q_account(m);
 	m->q_bytes -= m->link.mss;
 	e.slow = m->link.slow_ppm && rnd(m) % 1000000 < m->link.slow_ppm;
-	if (e.slow && m->link.slow_ce && !e.ce) {
-		e.ce = 1;
-		m->st.marks++;
-		m->f[e.flow].marks++;
-	}
+	if (e.slow && m->link.slow_ce)
+		mark_ce(m, &e);
 	e.t = m->now_ns + m->f[e.flow].base_rtt_ns / 2 +
 	      (e.slow ? m->link.slow_ns : 0);
 	e.type = EV_ACK;
