@@ -546,6 +546,8 @@ net_setup() {
 # of exactly one of them, so its chance to take the path is unchanged.
 _net_spray_tc() {
 	local dev=$1 fwd=$2 p=$3 k=$4 extra=$5 q=${6:-} ce=${7:-0} b d pm='' thr
+	local ect='u32(u8 0x02 0x03 at 1)'
+	local mark='action pedit ex munge ip dsfield set 0x03 retain 0x03 pipe action csum ip'
 	local -a T
 	for ((b = 0; b < 16; b++)); do pm+=" $((p - 1))"; done
 	mapfile -t T < <(awk -v p="$p" -v k="$k" -v q="$q" 'BEGIN {
@@ -564,8 +566,8 @@ _net_spray_tc() {
 		((b < p)) || continue
 		thr=${T[b - 1]}
 		if ((ce && b <= k)); then
-			tcb+=("filter add dev $dev parent 1: protocol ip prio $((2 * b - 1)) basic match 'u32(u8 0x02 0x03 at 1) and meta(random mask 0xffffffff lt $thr)' flowid 1:$b action pedit ex munge ip dsfield set 0x03 retain 0x03 pipe action csum ip")
-			tcb+=("filter add dev $dev parent 1: protocol ip prio $((2 * b)) basic match 'not u32(u8 0x02 0x03 at 1) and meta(random mask 0xffffffff lt $thr)' flowid 1:$b")
+			tcb+=("filter add dev $dev parent 1: protocol ip prio $((2 * b - 1)) basic match '$ect and meta(random mask 0xffffffff lt $thr)' flowid 1:$b $mark")
+			tcb+=("filter add dev $dev parent 1: protocol ip prio $((2 * b)) basic match 'not $ect and meta(random mask 0xffffffff lt $thr)' flowid 1:$b")
 		else
 			tcb+=("filter add dev $dev parent 1: protocol ip prio $((2 * b)) basic match 'meta(random mask 0xffffffff lt $thr)' flowid 1:$b")
 		fi
@@ -573,7 +575,7 @@ _net_spray_tc() {
 	# CE on the last path (no filter of its own: the priomap sends the
 	# rest there) when every path is congested
 	if ((ce && k >= p)); then
-		tcb+=("filter add dev $dev parent 1: protocol ip prio $((2 * p - 1)) basic match 'u32(u8 0x02 0x03 at 1)' flowid 1:$p action pedit ex munge ip dsfield set 0x03 retain 0x03 pipe action csum ip")
+		tcb+=("filter add dev $dev parent 1: protocol ip prio $((2 * p - 1)) basic match '$ect' flowid 1:$p $mark")
 	fi
 }
 
