@@ -7,18 +7,17 @@
 # 4 x target), arriving late and reordered; the shared 100 Mbit/s rate
 # limit with ECN marking stays the bottleneck.  One nscc flow, then one
 # mnscc flow, 10 s each, same topology, with delay-derived marks on every
-# ACK (ecn_backstop_mode 2; the default ends them at a flow's first CE, as
-# UE's NSCC has none): NSCC decides on every ACK's delay: a quarter of them
-# carry the 20 ms path, above the ECN backstop (150% of target), so it keeps
-# cutting; MNSCC's median over the last 4 ACKs (lower median) needs 3 of 4
-# slow samples.  That is the median filter at work on a delay signal, not
-# the spraying paper's setting, whose congested paths mark ECN (a CE echo is
-# never median-filtered: there MNSCC gains 1.3x at +20 ms in the packet
-# model, and with the defaults here NSCC and MNSCC both keep 0.97 of the
-# link once a CE has ended the backstop; test_nscc_law).  Packet model,
-# delay marks: NSCC 0.50, MNSCC 0.97 of the link at +20 ms.  Checks: both
-# ran; MNSCC goodput >= NSCC's (2% tolerance for run-to-run noise), ratio
-# recorded; MNSCC >= 70% of the link.
+# ACK (ecn_backstop_mode 2; the default, as UE, has none): NSCC decides on
+# every ACK's delay: a quarter of them carry the 20 ms path, above the ECN
+# backstop (150% of target), so it keeps cutting; MNSCC's median over the
+# last 4 ACKs (lower median) needs 3 of 4 slow samples.  That is the median
+# filter at work on a delay signal, not the spraying paper's setting, whose
+# congested paths mark ECN (a CE echo is never median-filtered: there MNSCC
+# gains 1.3x at +20 ms in the packet model, and with the defaults here, no
+# delay marks, NSCC and MNSCC both keep 0.97 of the link; test_nscc_law).
+# Packet model, delay marks: NSCC 0.50, MNSCC 0.97 of the link at +20 ms.
+# Checks: both ran; MNSCC goodput >= NSCC's (2% tolerance for run-to-run
+# noise), ratio recorded; MNSCC >= 70% of the link.
 #
 # The senders tolerate 300 packets of reordering (net_setup --reorder-tol:
 # RACK off, dupthresh 300), as a sprayed fabric's transport does (UE's SLEEK

@@ -368,11 +368,12 @@ static u32 nscc_median_delay(struct nscc_state *st, const struct nscc_cfg *c,
  * too: without ECN negotiated (mark_ns = noecn_mark_pct of target) NSCC
  * would otherwise have no decrease at all, and with ECN on a path that
  * never marks (the backstop) it would grow until loss (see tcp_nscc.c).
- * The backstop ends at the flow's first CE echo by default
- * (ecn_backstop_mode, c->mark_disarm): the path marks, and UE's NSCC
- * decides on its marks alone.  The ECN bit itself is never
- * median-filtered ([M] filters the delay signals); the delay-derived
- * mark uses the decision delay, so MNSCC's is filtered.
+ * The backstop is an option (ecn_backstop_mode; off by default, as in
+ * UE): mode 1 ends it at the flow's first CE echo (c->mark_disarm: the
+ * path marks, and UE's NSCC decides on its marks alone), mode 2 keeps it.
+ * The ECN bit itself is never median-filtered ([M] filters the delay
+ * signals); the delay-derived mark uses the decision delay, so MNSCC's is
+ * filtered.
  */
 static bool nscc_is_mark(struct nscc_state *st, const struct nscc_cfg *c,
 			 bool ce, bool valid, u32 delay)
