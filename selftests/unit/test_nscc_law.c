@@ -421,8 +421,8 @@ static void test_quadrants(void)
 	/*
 	 * The ECN backstop (ECN negotiated; 150% of the 2 ms target): a delay
 	 * of 3.5 ms without CE is a mark before and after the flow's first CE
-	 * echo in mode 2, before it only in mode 1 (the default: the path
-	 * marks, UE decides on its marks alone), never in mode 0 (UE).
+	 * echo in mode 2, before it only in mode 1 (then the path marks, and
+	 * UE decides on its marks alone), never in mode 0 (UE, the default).
 	 */
 	tap_begin("ECN backstop: a high delay is a mark until the first CE (mode 1), always (2), never (0)");
 	for (u32 mode = 0; mode <= 2; mode++) {
@@ -833,8 +833,8 @@ static void test_model(void)
  * random, per packet) take a path with extra one-way delay.  Three
  * regimes, NSCC against MNSCC on each, one flow at the testbed scale:
  *  - delay marks (ecn_backstop_mode 2: a delay >= 150% of the target is a
- *    mark on every ACK, the module's default before the backstop ended at
- *    the first CE): the slow path's delays are marks, and MNSCC's median
+ *    mark on every ACK, the module's default before the backstop became
+ *    an option): the slow path's delays are marks, and MNSCC's median
  *    filters them (the delay-derived mark is taken on the decision delay)
  *    where NSCC cuts on each: MNSCC >= NSCC asserted, the ratio reported;
  *  - the defaults (UE: no delay marks; the bottleneck marks above K):
