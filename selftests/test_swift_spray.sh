@@ -17,8 +17,10 @@
 #    must be at least 2x Swift's in the same topology (paper: ~13x the CCT);
 #    and LSwift (Swift that cuts on a SACK-detected loss only after lswift_k
 #    = 5 successive holes: reordering-resilient, as MSwift's base) in the
-#    same topology isolates the median: MSwift >= LSwift (2% tolerance),
-#    the ratio recorded ([M]: MSwift's CCT inflation up to 8.6x LSwift's).
+#    same topology isolates the median: MSwift's goodput at least 2x
+#    LSwift's (measured 6.9x in 3 guest runs: LSwift collapses on the delay
+#    signal alone, as Swift does; [M] reports MSwift's CCT inflation up to
+#    8.6x smaller than LSwift's, a different metric).
 # +5 ms = half the base RTT (T_l < 2 T_s, the paper's model), above the
 # allowance (3 ms) so a slow-path ACK is over target.  Linux's own loss
 # detection is left at its defaults (RACK; see the README for what that
@@ -81,7 +83,7 @@ ktap_test_result "1 of 4 paths +$EXTRA_MS ms: mswift $G_MSW Mbit/s >= 2 x swift 
 	fge "$ratio" 2
 lratio=$(fcalc "$G_MSW / ($G_LSW > 0.01 ? $G_LSW : 0.01)")
 dcc_result congested_ratio_mswift_lswift "$lratio"
-ktap_test_result "1 of 4 paths +$EXTRA_MS ms, the median alone (both reordering-resilient): mswift $G_MSW Mbit/s >= 0.98 x lswift $G_LSW Mbit/s (ratio $(fround "$lratio" 2))" \
-	fge "$lratio" 0.98
+ktap_test_result "1 of 4 paths +$EXTRA_MS ms, the median alone (both reordering-resilient): mswift $G_MSW Mbit/s >= 2 x lswift $G_LSW Mbit/s (ratio $(fround "$lratio" 2))" \
+	fge "$lratio" 2
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
