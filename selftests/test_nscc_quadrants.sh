@@ -25,20 +25,24 @@
 #     delay past 4 x target while each delivers under maxwnd / 8 per
 #     base RTT + target, so quick adapt fires: each QA event sets the window
 #     below what it was and to what was delivered (< maxwnd / 8 = 23.4 KB
-#     at a 10 ms base RTT; 25.8 KB allowed for an 11 ms one).
+#     at a 10 ms base RTT; 25.8 KB allowed for an 11 ms one); and every
+#     flow's base RTT is the path's (within 1 ms of it), also for the
+#     flows that start into the queue the first ones built (share_base_rtt:
+#     on their own they take 11-27 ms).
 # Scale and settings: nscc_common.sh (target 5 ms, nic 100 Mbit/s, network RTT
 # 10 ms; receivers ACK every segment).
 source "$(dirname "$0")/nscc_common.sh"
 nscc_require
-ktap_set_plan 7
+ktap_set_plan 8
 
 TR=/sys/kernel/tracing
 NQ_OUT='' NQ_BUF=''
-# an awk action for the increase-only quadrants: n events, s that shrank
-# the window; a shrink of at most 3% is a clamp to a maxwnd that a lower
-# base RTT lowered (the config is resolved again), not the quadrant's
-# action, and up to 2 of those are let pass
-NQ_SHRINK='{ n++; if (cw < prev * 0.97) s += 3; else if (cw < prev) s++ }'
+# an awk action for the increase-only quadrants, on their events without
+# a loss (a loss takes its bytes off first): n events, s that shrank the
+# window; a shrink of at most 3% is a clamp to a maxwnd that a lower base
+# RTT lowered (the config is resolved again), not the quadrant's action,
+# and up to 2 of those are let pass
+NQ_SHRINK='&& !bit(f, 64) { n++; if (cw < prev * 0.97) s += 3; else if (cw < prev) s++ }'
 
 # nq_run NAME N DUR [PARAM=VALUE...]: N nscc flows for DUR s with the
 # tracepoint on; the events go to $NET_RUN/nscc_trace.txt (NQ_OUT).  The
@@ -71,7 +75,8 @@ nq_run() {
 }
 
 # nq_awk PROGRAM: run PROGRAM over the events with the fields by name
-# (q quadrant, f flags with bit(f, B), sp sport, avg, tgt, prev, cw);
+# (q quadrant, f flags with bit(f, B), sp sport, avg, tgt, bs base RTT (us),
+# prev, cw);
 # POSIX awk: mawk has no and()
 nq_awk() {
 	awk "
@@ -90,6 +95,7 @@ nq_awk() {
 			else if (kv[1] == \"sport\") sp = kv[2]
 			else if (kv[1] == \"avg_us\") avg = kv[2] + 0
 			else if (kv[1] == \"target_us\") tgt = kv[2] + 0
+			else if (kv[1] == \"base_us\") bs = kv[2] + 0
 			else if (kv[1] == \"prev_cwnd\") prev = kv[2] + 0
 			else if (kv[1] == \"cwnd\") cw = kv[2] + 0
 		}
@@ -138,7 +144,7 @@ ktap_test_result "B: the marks are the network's (ecn_backstop_mode $mode): $nce
 net_setup --rate-mbit "$NS_RATE" --rtt-ms "$NS_RTT" --ecn-k-bytes 25000 --limit-pkts 300
 net_quickack
 nq_run C 2 4
-read -r ns moved < <(nq_awk 'q == 3 && !bit(f, 16) { n++; if (cw > prev || cw < prev * 0.97) m++; else if (cw < prev) c++ }
+read -r ns moved < <(nq_awk 'q == 3 && !bit(f, 16) && !bit(f, 64) { n++; if (cw > prev || cw < prev * 0.97) m++; else if (cw < prev) c++ }
 	END { print n + 0, m + c * (c > 2) }')
 ktap_test_result "C (two flows, CE above 2 ms, target 5 ms): $ns STEER events without credit (>= 20), $moved changed the window (a clamp to a new maxwnd excepted: <= 2, by <= 3%)" \
 	eval '((ns >= 20 && moved == 0))'
@@ -151,6 +157,12 @@ read -r nqa qbad qcut qmax < <(nq_awk 'bit(f, 8) { n++; if (cw > 25800) b++; if 
 	END { print n + 0, b + 0, c + 0, m + 0 }')
 ktap_test_result "D (16 flows at maxwnd, 2000-packet buffer): $nqa quick adapts (>= 8), $qcut of them cut the window (>= 8), $qbad left it above maxwnd / 8 (largest after a QA: $qmax bytes)" \
 	eval '((nqa >= 8 && qcut >= 8 && qbad == 0))'
+# the senders' sockets (the iperf3 servers' listen on 5201.., the
+# senders' ports are ephemeral)
+read -r nfl bmax < <(nq_awk 'sp > 10000 { seen[sp] = 1; if (bs > m) m = bs }
+	END { for (k in seen) n++; print n + 0, m + 0 }')
+ktap_test_result "D: $nfl senders traced (>= 12), largest base RTT $bmax us (<= $((NS_RTT * 1000 + 1000)): the path's, not the queue's)" \
+	eval '((nfl >= 12 && bmax > 0 && bmax <= NS_RTT * 1000 + 1000))'
 dcc_result quadrants_prop_events "$np"
 dcc_result quadrants_fair_events "$nf"
 dcc_result quadrants_md_events "$nmd"

@@ -83,9 +83,15 @@
  *  - MNSCC: W = cwnd / mss (one ACK per segment), and an even window
  *    takes the lower median (both chosen on the packet model, see
  *    nscc_median_h() and test_nscc_law.c);
- *  - network_rtt: parameter, else the flow's base RTT (tcp_min_rtt, so a
- *    falling base RTT takes effect at once); nic rate: parameter (default
- *    the 100 Gbit/s reference); target default 1.0 network RTT (no trims).
+ *  - base RTT: min-tracked as in [H] (tcp_min_rtt, so a falling base RTT
+ *    takes effect at once), from base_rtt_us if set ([H]'s configured
+ *    starting value), and lowered to the lowest min RTT the namespace's
+ *    dcc flows have seen to the destination (share_base_rtt, default on:
+ *    a flow that starts into a standing queue otherwise takes that queue
+ *    as its base; nscc_share_read() has the measurement);
+ *  - network_rtt: parameter, else the flow's base RTT; nic rate:
+ *    parameter (default the 100 Gbit/s reference); target default 1.0
+ *    network RTT (no trims).
  *  - WTD / q3_pressure (optional single-path arms, default off in UE) and
  *    flow-label rehashing are not implemented.
  *
@@ -141,11 +147,16 @@ static u32 median_ewma;
 static u32 median_lower = 1;
 static u32 cwnd_limited_only = 1;
 static u32 pacing_gain_pct = 120;
+static u32 base_rtt_us;
+static u32 share_base_rtt = 1;
 
 /* One immutable parameter set; sockets hold references (dcc.h). */
 struct nscc_snap {
 	struct dcc_snap snap;	/* first: dcc_lib allocates and frees it */
 	struct nscc_params p;
+	/* the glue's: where the base RTT comes from (nscc_base_us()) */
+	u32 base_rtt_us;
+	bool share_base_rtt;
 };
 
 /* The current parameter values, as one snapshot. */
@@ -180,6 +191,8 @@ static void nscc_snap_fill(struct dcc_snap *ds)
 		.cwnd_limited_only = READ_ONCE(cwnd_limited_only),
 		.pacing_gain_pct = READ_ONCE(pacing_gain_pct),
 	};
+	s->base_rtt_us = READ_ONCE(base_rtt_us);
+	s->share_base_rtt = READ_ONCE(share_base_rtt);
 }
 
 DEFINE_DCC_SNAPS(nscc_snaps, struct nscc_snap, snap, nscc_snap_fill);
@@ -221,6 +234,10 @@ nscc_param(median_lower, 0, 1,
 	   "MNSCC: even windows take the lower median (1) or the mean of the middle two (0)");
 nscc_param(cwnd_limited_only, 0, 1, "increase only while cwnd-limited (RFC 7661 spirit)");
 nscc_param(pacing_gain_pct, 100, 1000, "pacing rate = this % of cwnd / srtt");
+nscc_param(base_rtt_us, 0, 1000000,
+	   "the path's base RTT if known, us: the flow's base is the lower of this and its measured minimum (UE's configured base_rtt); 0 = measured");
+nscc_param(share_base_rtt, 0, 1,
+	   "lower the base RTT to the lowest min RTT the namespace's dcc flows have seen to the destination (1)");
 
 /* ---- per-socket state: 104 bytes, BUILD_BUG_ON'd ----------------------- */
 
@@ -245,12 +262,14 @@ nscc_param(pacing_gain_pct, 100, 1000, "pacing rate = this % of cwnd / srtt");
 struct nscc_conf {
 	struct nscc_snap *snap;		/* parameters at init (reference) */
 	struct nscc_cfg c;		/* c.mss: the MSS it was resolved for */
-	u32 base_us;			/* dcc_base_rtt_us() c was resolved for */
+	u32 base_us;			/* nscc_base_us() c was resolved for */
+	u32 shared_us;			/* the shared minimum last read; 0: none */
 	bool ecn;			/* ECN c was resolved for */
 	/* the fast per-ACK check (nscc_conf_current) */
 	u32 min_rtt_us;			/* tcp_min_rtt() at the last check */
 	u32 mss_cache;			/* tp->mss_cache then; 0: check every ACK */
 	u32 snd_cwnd;			/* snd_cwnd the last decision set */
+	u64 share_at_us;		/* tcp_mstamp: read the shared minimum again */
 	unsigned long max_rate;		/* sk_max_pacing_rate it was capped to */
 };
 
@@ -274,28 +293,90 @@ static bool nscc_ecn_ok(const struct sock *sk)
 }
 
 /*
+ * The flow's base RTT, us (0: none yet, nscc_resolve() then uses 1 ms):
+ * its own minimum (dcc_base_rtt_us(): tcp_min_rtt(), srtt before the
+ * first sample), lowered to @p->base_rtt_us when that is set (UE's
+ * configured base_rtt, which min-tracking lowers further: a value set too
+ * high costs nothing) and to @shared_us, the namespace's minimum for the
+ * destination (0: none).
+ */
+static u32 nscc_base_of(const struct sock *sk, const struct nscc_snap *p,
+			u32 shared_us)
+{
+	u32 b = dcc_base_rtt_us(sk, 0);
+
+	if (p->base_rtt_us && (!b || p->base_rtt_us < b))
+		b = p->base_rtt_us;
+	if (shared_us && (!b || shared_us < b))
+		b = shared_us;
+	return b;
+}
+
+/* period of the shared-minimum read: the own minimum, at least 1 ms */
+#define NSCC_SHARE_MIN_US	1000
+/* share_base_rtt 0, or no own sample yet: the clock is still re-armed */
+#define NSCC_SHARE_IDLE_US	BIT_ULL(30)
+
+/*
+ * Read the lowest min RTT the namespace's dcc flows have seen to this
+ * socket's destination (dcc_shared_min_rtt_us(), which folds @own_us,
+ * the socket's tcp_min_rtt(), in): at its first sample, then at most once
+ * per own minimum or 1 ms (a hash and a shared cache line).  Why: a flow
+ * that starts while others hold a queue measures that queue into its
+ * minimum (its SYN and all its samples wait in it), so it reads its
+ * queueing delay low by up to the queue and takes a maxwnd and a QA gate
+ * scaled by the inflated base.  Measured in the guest (test_nscc_quadrants
+ * D: 16 flows from one namespace into a 2000-packet buffer, 10.0 ms path):
+ * the six flows that started 24 ms after the first ten took base RTTs of
+ * 10.9-27.4 ms, a delay read up to 17 ms (3.4 targets) low, and QA set
+ * windows to up to 58 KB, 2.5x the 23 KB gate of the true base.  Flows of
+ * other hosts cannot share (dcc_lib.c: keying): there, base_rtt_us.
+ */
+static void nscc_share_read(const struct sock *sk, struct nscc_conf *k,
+			    u32 own_us)
+{
+	u64 now = tcp_sk(sk)->tcp_mstamp;
+
+	if (!k->snap->share_base_rtt || !own_us) {
+		k->share_at_us = now + NSCC_SHARE_IDLE_US;
+		return;
+	}
+	if (k->shared_us && now < k->share_at_us)
+		return;
+	k->shared_us = dcc_shared_min_rtt_us(sk, own_us);
+	k->share_at_us = now + max_t(u32, own_us, NSCC_SHARE_MIN_US);
+}
+
+/*
  * Re-resolve the socket's config if one of its inputs changed, and have
- * the law decide again on the next ACK: called when nscc_conf_current()
- * saw an input, snd_cwnd or the pacing cap move.  Out of line: it calls
- * dcc_base_rtt_us() and maybe nscc_resolve() (128-bit divisions).
+ * the law decide again when the config changed or the socket no longer
+ * holds the decision in force: called when nscc_conf_current() saw an
+ * input, snd_cwnd or the pacing cap move, or the shared minimum is due.
+ * Out of line: it may read the shared table and call nscc_resolve()
+ * (128-bit divisions).
  */
 static noinline void nscc_conf_refresh(const struct sock *sk, struct nscc *ca)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct nscc_conf *k = ca->conf;
 	u32 min_rtt = tcp_min_rtt(tp);
-	u32 base_us = dcc_base_rtt_us(sk, 0);
+	bool sampled = min_rtt && min_rtt != ~0U;
 	u32 mss = max_t(u32, tp->mss_cache, 1);
 	bool ecn = nscc_ecn_ok(sk);
+	u32 base_us;
 
+	nscc_share_read(sk, k, sampled ? min_rtt : 0);
+	base_us = nscc_base_of(sk, k->snap, k->shared_us);
 	if (base_us != k->base_us || mss != k->c.mss || ecn != k->ecn) {
 		nscc_resolve(&k->snap->p, dcc_us_to_ns(base_us), mss, ecn,
 			     ca->st.glue & NSCC_G_MNSCC, &k->c);
 		k->base_us = base_us;
 		k->ecn = ecn;
+		nscc_decision_stale(&ca->st);	/* new bounds */
+	} else if (k->snd_cwnd != tcp_snd_cwnd(tp) ||
+		   k->max_rate != READ_ONCE(sk->sk_max_pacing_rate)) {
+		nscc_decision_stale(&ca->st);
 	}
-	/* new bounds, or the socket no longer holds the decision in force */
-	nscc_decision_stale(&ca->st);
 	/*
 	 * dcc_base_rtt_us() is tcp_min_rtt() whenever that holds a sample
 	 * (>= 1 us: the stack records a 0 us RTT as a jiffy); without one
@@ -303,18 +384,19 @@ static noinline void nscc_conf_refresh(const struct sock *sk, struct nscc *ca)
 	 * TCP_MIN_SND_MSS) sends every ACK here until a sample comes.
 	 */
 	k->min_rtt_us = min_rtt;
-	k->mss_cache = min_rtt && min_rtt != ~0U ? tp->mss_cache : 0;
+	k->mss_cache = sampled ? tp->mss_cache : 0;
 }
 
 /*
  * The socket runs on the config and the decision it was given: the
  * inputs of c (the base RTT through tcp_min_rtt(), the MSS, ECN) are
- * those of the last check, and snd_cwnd and the pacing cap are as the
- * last decision applied left them.  The stack writes snd_cwnd itself at
- * times (tcp_enter_loss(), an undo, an MTU probe's -1 / +1, a CC set in
- * SYN_SENT before tcp_init_transfer() sets IW10), and a raised
- * SO_MAX_PACING_RATE wants the law's rate back: the law's decision then
- * no longer holds on the socket, and it is decided and applied again.
+ * those of the last check, the shared minimum is not due, and snd_cwnd
+ * and the pacing cap are as the last decision applied left them.  The
+ * stack writes snd_cwnd itself at times (tcp_enter_loss(), an undo, an
+ * MTU probe's -1 / +1, a CC set in SYN_SENT before tcp_init_transfer()
+ * sets IW10), and a raised SO_MAX_PACING_RATE wants the law's rate back:
+ * the law's decision then no longer holds on the socket, and it is
+ * decided and applied again.
  */
 static bool nscc_conf_current(const struct sock *sk, const struct nscc_conf *k)
 {
@@ -322,7 +404,8 @@ static bool nscc_conf_current(const struct sock *sk, const struct nscc_conf *k)
 
 	return k->min_rtt_us == tcp_min_rtt(tp) && k->mss_cache == tp->mss_cache &&
 	       k->ecn == nscc_ecn_ok(sk) && k->snd_cwnd == tcp_snd_cwnd(tp) &&
-	       k->max_rate == READ_ONCE(sk->sk_max_pacing_rate);
+	       k->max_rate == READ_ONCE(sk->sk_max_pacing_rate) &&
+	       tp->tcp_mstamp < k->share_at_us;
 }
 
 /*
@@ -338,11 +421,13 @@ static const struct nscc_cfg *nscc_cfg(const struct sock *sk, struct nscc *ca,
 
 	if (likely(ca->conf)) {
 		nscc_conf_refresh(sk, ca);
+		nscc_decision_stale(&ca->st);
 		return &ca->conf->c;
 	}
 	rcu_read_lock();
 	snap = container_of(dcc_snap_peek(&nscc_snaps), struct nscc_snap, snap);
-	nscc_resolve(&snap->p, dcc_us_to_ns(dcc_base_rtt_us(sk, 0)),
+	/* no room to keep a shared read: the own minimum and base_rtt_us */
+	nscc_resolve(&snap->p, dcc_us_to_ns(nscc_base_of(sk, snap, 0)),
 		     max_t(u32, tcp_sk(sk)->mss_cache, 1), nscc_ecn_ok(sk), mnscc, tmp);
 	rcu_read_unlock();
 	return tmp;
@@ -429,7 +514,8 @@ static noinline void nscc_trace(struct sock *sk, const struct nscc *ca,
 {
 	u8 f;
 
-	if (!(o->md || o->qa || o->fulfill || o->quadrant >= NSCC_Q_STEER))
+	if (!(o->md || o->qa || o->fulfill || s->losses ||
+	      o->quadrant >= NSCC_Q_STEER))
 		return;
 	f = (o->mark ? NSCC_TF_MARK : 0) | (s->ce ? NSCC_TF_CE : 0) |
 	    (o->md ? NSCC_TF_MD : 0) | (o->qa ? NSCC_TF_QA : 0) |
@@ -438,7 +524,8 @@ static noinline void nscc_trace(struct sock *sk, const struct nscc *ca,
 	trace_nscc_ack(sk, f, o->quadrant, o->delay_ns / NSEC_PER_USEC,
 		       o->raw_ns / NSEC_PER_USEC,
 		       nscc_avg_ns(&ca->st) / NSEC_PER_USEC,
-		       c->target_ns / NSEC_PER_USEC, prev_cwnd, ca->st.cwnd,
+		       c->target_ns / NSEC_PER_USEC, c->base_ns / NSEC_PER_USEC,
+		       prev_cwnd, ca->st.cwnd,
 		       tcp_snd_cwnd(tcp_sk(sk)), READ_ONCE(sk->sk_pacing_rate));
 }
 
