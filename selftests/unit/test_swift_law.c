@@ -1144,6 +1144,66 @@ static void test_model_spray(void)
 	}
 }
 
+/*
+ * [M]'s q (the share of packets on congested paths) over its range, one
+ * flow, congested paths +500 us one way (T_l = 2 T_s at base 1 ms, the
+ * edge of Thm 3's T_l < 2 T_s): goodput over the second 300 ms as a
+ * fraction of mu, for swift, lswift and mswift (lswift_k 5).
+ */
+static double spray_q(u32 ppm, int variant)
+{
+	struct sim *s = sim_new(1, 0, 500);
+	double t[MAXF];
+
+	s->slow_ppm = ppm;
+	flow_start(s, 0, variant);
+	sim_run(s, 300000, NULL);
+	sim_run(s, 300000, t);
+	sim_free(s);
+	return t[0] / 125000000.0;
+}
+
+static void test_model_spray_q(void)
+{
+	static const u32 qs[] = { 10000, 20000, 50000, 100000, 200000 };
+	static const int vs[] = { V_SWIFT, V_LSWIFT, V_MSWIFT };
+	static const char *const vn[] = { "swift", "lswift", "mswift" };
+	double g[3][5], thm3[5], slope[3], lo = 1e9, hi = 0, mmin = 1, lgain = 1e9;
+
+	for (u32 i = 0; i < 5; i++) {
+		/* Thm 3: 1.22 MSS / (T_s sqrt(q)), T_s = 1 ms, as a share of mu */
+		thm3[i] = 1.22 * MSS / 1e-3 / sqrt(qs[i] / 1e6) / 125e6;
+		for (u32 v = 0; v < 3; v++) {
+			g[v][i] = spray_q(qs[i], vs[v]);
+			tap_diag("spray q %.2f: %s %.3f of mu (Thm 3's Swift: %.3f)",
+				 qs[i] / 1e6, vn[v], g[v][i], thm3[i]);
+		}
+		lo = fmin(lo, g[0][i] / thm3[i]);
+		hi = fmax(hi, g[0][i] / thm3[i]);
+		lgain = fmin(lgain, g[1][i] / g[0][i]);
+		mmin = fmin(mmin, g[2][i]);
+	}
+	/* least-squares slope of log(goodput) over log(q) */
+	for (u32 v = 0; v < 3; v++) {
+		double sx = 0, sy = 0, sxx = 0, sxy = 0;
+
+		for (u32 i = 0; i < 5; i++) {
+			double x = log(qs[i] / 1e6), y = log(g[v][i]);
+
+			sx += x; sy += y; sxx += x * x; sxy += x * y;
+		}
+		slope[v] = (5 * sxy - sx * sy) / (5 * sxx - sx * sx);
+	}
+	tap_begin("model spray over q = 0.01..0.2: swift %.2f..%.2f x Thm 3, lswift >= %.2f x swift, mswift >= %.3f; log-log slopes swift %.2f, lswift %.2f, mswift %.2f",
+		  lo, hi, lgain, mmin, slope[0], slope[1], slope[2]);
+	CHECK(lo >= 0.7 && hi <= 2.5, "swift follows Thm 3 within a constant factor");
+	CHECK(slope[0] <= -0.3 && slope[0] >= -0.7 && slope[1] <= -0.3 && slope[1] >= -0.7,
+	      "swift and lswift fall as ~1/sqrt(q) (Thm 3, Thm 5)");
+	CHECK(lgain >= 1.3, "lswift sits higher on the curve: >= %.2f x swift", lgain);
+	CHECK(mmin >= 0.9, "mswift keeps >= %.3f of mu for every q < 1/3 (Thm 6)", mmin);
+	tap_end();
+}
+
 int main(void)
 {
 	tap_header();
@@ -1159,5 +1219,6 @@ int main(void)
 	test_model_fair(true);
 	test_model_fractional();
 	test_model_spray();
+	test_model_spray_q();
 	return tap_done();
 }
