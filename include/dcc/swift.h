@@ -53,7 +53,10 @@
  *   delay, rtt_ns: u32 ns <= 1e9 (the sample's clamp); the median window
  *	keeps them as they are.  MD cut = beta * (delay - t) / delay:
  *	2^16 * 2^30 < 2^47.
- *   now, t_last_decrease, last_push_ns: u64 ns (585 years; no wrap).
+ *   now, t_last_decrease: u64 ns (585 years; no wrap).  last_push_ns:
+ *	the low 32 bits, aged with dcc_rx_age32() (exact to 4.0 s, twice
+ *	the 1 s RTT range's 2 srtt staleness test; an idle restart empties
+ *	the window whatever its age).
  *   srtt_ns: the stack's srtt (< 2^29 us, so < 2^49 ns); 1 ms before the
  *	first sample.  The once-per-RTT guard compares ns differences with it.
  *   pacing rate = pct/100 * cwnd * mss / rtt (pct 100 below one packet):
@@ -172,8 +175,11 @@ struct swift_cfg {
 struct swift_core {
 	u64 cwnd;		/* Q16 packets */
 	u64 t_last_decrease;	/* ns; 0 = never */
-	u64 last_push_ns;	/* MSwift: when the last sample entered */
 	struct dcc_medbuf med;	/* MSwift window (zero otherwise), 40 B */
+	u32 last_push_ns;	/* MSwift: when the last sample entered */
+	u32 glue_base_us;	/* owned by the caller (tcp_swift: the shared
+				 * base RTT last read); the core never reads it
+				 */
 	u32 fs_cwnd;		/* window of the cached fs_ns (0: none) */
 	u32 fs_ns;		/* fs(fs_cwnd), ns (<= fs_range <= 1e9) */
 	u32 last_delay_ns;	/* delay the law used last (MSwift: median) */
@@ -457,9 +463,9 @@ static inline u16 swift_median_delay(struct swift_core *st,
 		return 0;
 	}
 	/* rx_ns may step back (sample.h): that is no staleness */
-	if (w->n && dcc_rx_age(now, st->last_push_ns) > 2 * in->srtt_ns)
+	if (w->n && dcc_rx_age32(now, st->last_push_ns) > 2 * in->srtt_ns)
 		swift_on_idle_restart(st);	/* empties the window */
-	st->last_push_ns = now;
+	st->last_push_ns = (u32)now;
 	h = swift_median_h(st->cwnd, st->spa_q8, c->h_cap);
 	dcc_medwin_push(w, st->med.buf, s->rtt_ns, h);
 	st->last_delay_ns = c->pctl == 50 ? dcc_medwin_median(w, st->med.buf) :

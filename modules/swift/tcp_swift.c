@@ -39,7 +39,7 @@
  * shared; include/dcc/swift.h):
  *	cwnd, t_last_decrease, retransmit_cnt	core.cwnd (Q16), .t_last_decrease (ns),
  *						.retx_cnt
- *	base_target, hops * h			cfg.target_base_ns (+ tcp_min_rtt if relative)
+ *	base_target, hops * h			cfg.target_base_ns (+ the min RTT if relative)
  *	fs_range, fs_min_cwnd, fs_max_cwnd	cfg.fs_range_ns, .fs_rmin, .fs_rmax (1/sqrt, Q24)
  *	ai, beta, max_mdf			cfg.ai, .beta, .max_mdf (Q16)
  *	min_cwnd, RETX_RESET_THRESHOLD		cfg.min_cwnd, .retx_reset
@@ -50,8 +50,15 @@
  * What the papers leave open, and what this does (differences from the papers):
  *  - target: Swift's absolute target assumes NIC timestamps; with software
  *    timestamps the unloaded RTT is a host property, so the default
- *    target_mode 0 (relative) uses target = tcp_min_rtt + base_target +
- *    hops * hop_us + fs; target_mode 1 is [S]'s absolute target.
+ *    target_mode 0 (relative) uses target = min RTT + base_target +
+ *    hops * hop_us + fs; target_mode 1 is [S]'s absolute target.  The
+ *    relative base is tcp_min_rtt lowered to the lowest min RTT the
+ *    namespace's dcc flows have seen to the destination (share_base_rtt,
+ *    default on: a flow that starts into a standing queue otherwise aims
+ *    above it and takes the link; swift_share_read() has the measurements).
+ *    With it, flows of different base RTTs (one class per destination)
+ *    each aim at the same queueing delay above their own base: fair
+ *    across RTT classes without the operator knowing any path's RTT.
  *  - hops: a CC callback cannot see the ACK's TTL ([S] derives the hop
  *    count from it), so hops is a module parameter (fabric diameter),
  *    default 0: the per-hop term is off unless the operator sets it.
@@ -172,11 +179,15 @@ static u32 lswift_k = 5;		/* successive missing pkts ([M] III-B) */
 static u32 h_cap = 128;			/* MSwift window cap */
 static u32 pctl = 50;			/* 50 = median; 10/90: [M] Fig. 12 */
 static u32 pacing_pct = 200;		/* pacing at >= 1 packet, % of cwnd/srtt */
+static u32 share_base_rtt = 1;		/* relative base: the namespace's
+					 * minimum for the destination
+					 */
 
 /* One immutable configuration; sockets hold references (dcc.h). */
 struct swift_snap {
 	struct dcc_snap snap;	/* first: dcc_lib allocates and frees it */
 	struct swift_cfg cfg;
+	bool share;		/* share_base_rtt, relative mode only */
 };
 
 static void swift_params_now(struct swift_params *p)
@@ -210,6 +221,7 @@ static void swift_snap_fill(struct dcc_snap *ds)
 
 	swift_params_now(&p);
 	swift_cfg_init(&s->cfg, &p);
+	s->share = s->cfg.relative && READ_ONCE(share_base_rtt);
 }
 
 DEFINE_DCC_SNAPS(swift_snaps, struct swift_snap, snap, swift_snap_fill);
@@ -249,6 +261,8 @@ swift_param(lswift_k, 1, 255,
 swift_param(h_cap, 1, 1024, "mswift: cap of the median window H = max(W/2, 1), ACKs");
 swift_param(pctl, 0, 100, "mswift: percentile of the window's delays (50 = median)");
 swift_param(pacing_pct, 100, 1000, "pacing rate at cwnd >= 1 packet, % of cwnd * mss / srtt");
+swift_param(share_base_rtt, 0, 1,
+	    "target_mode 0: the base is the lowest min RTT the namespace's dcc flows have seen to the destination (1)");
 
 /* mswift sockets whose median buffer allocation failed (3-sample window) */
 static atomic_t medbuf_fallbacks = ATOMIC_INIT(0);
@@ -289,20 +303,55 @@ static u64 swift_srtt_ns(const struct sock *sk)
 }
 
 /*
- * The relative target's base, ns: dcc_base_rtt_us(sk, 0) (tcp_min_rtt(),
- * else srtt, else 0), inline because every ACK of a relative-mode flow
+ * The relative target's base, ns: the socket's own minimum
+ * (dcc_base_rtt_us(sk, 0): tcp_min_rtt(), else srtt, else 0), lowered to
+ * the shared minimum last read (core.glue_base_us, 0: none; see
+ * swift_share_read()).  Inline because every ACK of a relative-mode flow
  * reads it and a call into dcc_lib costs more than the reads.
  */
-static u64 swift_base_rtt_ns(const struct sock *sk)
+static u64 swift_base_rtt_ns(const struct sock *sk, const struct swift *ca)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 min_rtt = tcp_min_rtt(tp);
+	u32 shared = ca->core.glue_base_us;
+
+	if (min_rtt && min_rtt != ~0U)
+		return (u64)(shared && shared < min_rtt ? shared : min_rtt) *
+		       NSEC_PER_USEC;
+	if (tp->srtt_us)
+		return (u64)max_t(u32, tp->srtt_us >> 3, 1) * NSEC_PER_USEC;
+	return 0;
+}
+
+/* packets delivered between reads of the shared minimum (a power of 2) */
+#define SWIFT_SHARE_PKTS	128
+
+/*
+ * share_base_rtt (relative mode): read the lowest min RTT the
+ * namespace's dcc flows have seen to this socket's destination
+ * (dcc_shared_min_rtt_us(), which folds the socket's own in) at its first
+ * RTT sample and then whenever tp->delivered crosses a multiple of
+ * SWIFT_SHARE_PKTS (a hash and a shared cache line: not per ACK).  Why: a
+ * relative target is min RTT + base_target, and a flow that starts while
+ * others hold a queue measures that queue into its min RTT, so it aims
+ * above them and takes the link (Vegas' latecomer problem).  In the
+ * userspace model (test_swift_law, 8 flows started 20 ms apart, 1 ms,
+ * 1 Gbit/s) its own minimum gives Jain 0.18 (swift) / 0.21 (mswift), the
+ * shared one 1.00; flows of two base-RTT classes (1 and 2 ms, a class per
+ * destination) 0.19 / 0.30 alone, 0.96 / 0.98 shared.  Flows of other
+ * hosts or namespaces cannot share (dcc_lib.c: keying).
+ */
+static void swift_share_read(const struct sock *sk, struct swift *ca, u32 acked)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	u32 min_rtt = tcp_min_rtt(tp);
 
-	if (min_rtt && min_rtt != ~0U)
-		return (u64)min_rtt * NSEC_PER_USEC;
-	if (tp->srtt_us)
-		return (u64)max_t(u32, tp->srtt_us >> 3, 1) * NSEC_PER_USEC;
-	return 0;
+	if (!min_rtt || min_rtt == ~0U)
+		return;
+	if (ca->core.glue_base_us &&
+	    ((tp->delivered ^ (tp->delivered - acked)) < SWIFT_SHARE_PKTS))
+		return;
+	ca->core.glue_base_us = dcc_shared_min_rtt_us(sk, min_rtt);
 }
 
 /* The stack's facts the core needs on every ACK and event. */
@@ -315,7 +364,7 @@ static void swift_in_get(const struct sock *sk, const struct swift *ca,
 		.now_ns = tp->tcp_clock_cache,
 		.srtt_ns = swift_srtt_ns(sk),
 		/* 0 before any RTT sample; read only in relative mode */
-		.min_rtt_ns = ca->snap->cfg.relative ? swift_base_rtt_ns(sk) : 0,
+		.min_rtt_ns = ca->snap->cfg.relative ? swift_base_rtt_ns(sk, ca) : 0,
 		.cwnd_clamp = tp->snd_cwnd_clamp,
 		.in_loss = inet_csk(sk)->icsk_ca_state == TCP_CA_Loss,
 	};
@@ -418,8 +467,7 @@ static u64 swift_target_now(const struct sock *sk, const struct swift *ca, u64 c
 {
 	const struct swift_cfg *c = &ca->snap->cfg;
 
-	return swift_target_ns(c, c->relative ?
-			       (u64)dcc_base_rtt_us(sk, 0) * NSEC_PER_USEC : 0, cwnd);
+	return swift_target_ns(c, c->relative ? swift_base_rtt_ns(sk, ca) : 0, cwnd);
 }
 
 static void swift_init(struct sock *sk)
@@ -482,7 +530,7 @@ static __always_inline void swift_ack(struct sock *sk, struct swift *ca,
 		       inet_csk(sk)->icsk_ca_state == TCP_CA_Loss;
 	const struct swift_in in = {
 		.srtt_ns = swift_srtt_ns(sk),
-		.min_rtt_ns = c->relative ? swift_base_rtt_ns(sk) : 0,
+		.min_rtt_ns = c->relative ? swift_base_rtt_ns(sk, ca) : 0,
 		.cwnd_clamp = tcp_sk(sk)->snd_cwnd_clamp,
 		.cwnd_limited = tcp_is_cwnd_limited(sk),
 		.in_loss = in_loss,
@@ -530,6 +578,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	if (unlikely(!swift_inited(ca)))
 		return;		/* the handshake's ACK (dcc.h: lifecycle) */
 	dcc_sample_get(sk, rs, &s, 0);
+	if (ca->snap->share)
+		swift_share_read(sk, ca, s.acked);
 	swift_ack(sk, ca, &s);
 }
 
