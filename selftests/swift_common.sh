@@ -10,13 +10,13 @@
 # SW_Q_US = 3 ms (0.3 base RTT, ~25 packets of queue) and the flow-scaling
 # range keeps [H]'s ratio to it (fs_range = 5 x allowance = 15 ms, fs from
 # 0.1 to fs_max_cwnd = 100 packets ~ the BDP: fs(83) ~ 0, fs(10) = 1.06 ms).
-# The target is absolute, as in Swift (target_mode 1): base_target = the
-# path's idle RTT measured by ping at setup + SW_Q_US.  The relative mode
-# (tcp_min_rtt + allowance, the module default) lets a flow that joins a
-# standing queue count it as base RTT (selftests/unit/test_swift_law shows
-# the resulting unfairness), so the multi-flow tests would measure that.
-# The module's values come from testbed_params.sh (shared with tools/bench);
-# SW_Q_US overrides the allowance (and with it fs_range).
+# The module's values come from testbed_params.sh (shared with tools/bench):
+# the default relative target, SW_Q_US above each flow's base RTT
+# (test_swift_relative measures it).  The tests of one path set the
+# absolute target, as in Swift (target_mode 1, swift_set_target): the
+# path's idle RTT measured by ping at setup + SW_Q_US, so that their
+# figures do not depend on the base RTT estimate.  SW_Q_US overrides the
+# allowance (and with it fs_range).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/net_lib.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/flow_metrics.sh"
@@ -37,12 +37,12 @@ swift_require() {
 		[[ ${DCC_REQUIRE_MODULES:-0} == 1 ]] || ktap_skip_all "tcp_swift.ko not installed"
 	fi
 	modprobe tcp_swift || ktap_skip_all "modprobe tcp_swift failed"
-	# testbed_params.sh: absolute target base RTT + SW_Q_US until
-	# swift_set_target measures the idle RTT; at exit the defaults
+	# testbed_params.sh: relative target, SW_Q_US above the base RTT,
+	# until swift_set_target makes it absolute; at exit the defaults
 	# (fs_range_us 100, target_mode 0, base_target_us 25, fs_max_cwnd 256)
 	dcc_on_exit 'dcc_testbed_restore swift'
 	dcc_testbed_params swift "$SW_RATE" "$SW_RTT" fs_range_us="$SW_FS_US" \
-		base_target_us=$((SW_RTT * 1000 + SW_Q_US)) ||
+		base_target_us="$SW_Q_US" ||
 		{ log_warn "tcp_swift refused its testbed parameters"; exit "$KSFT_FAIL"; }
 	dmesg_mark
 }

@@ -42,10 +42,12 @@
 #           wire): from the initial window, delta = C/500 per
 #           ~RTT takes ~4 s to reach C, longer than a 5 s run's warm-up.
 #           Multi-flow tests set their own start rate (timely_init_rate).
-#   swift   queueing allowance Q = 0.3 T (3 ms), absolute target
-#           (target_mode 1) = T + Q (the tests replace it by the idle RTT
-#           they measure + Q), flow-scaling range 5 Q, fs down to 0 at
-#           fs_max_cwnd = R T / 10 packets (100, ~1.2 BDP)
+#   swift   queueing allowance Q = 0.3 T (3 ms) above each flow's base
+#           RTT (target_mode 0, the default: relative to the base shared
+#           per namespace and destination; the selftests that measure one
+#           path set the absolute target T_idle + Q, as Swift does),
+#           flow-scaling range 5 Q, fs down to 0 at fs_max_cwnd = R T / 10
+#           packets (100, ~1.2 BDP)
 #   nscc    nic_mbps = R (the bottleneck is the host link), network RTT = T
 #           (fixed, so the gains do not follow the guest's ~1 ms of host
 #           latency), target queueing delay 0.5 T
@@ -82,8 +84,8 @@ dcc_testbed_list() { # MOD RATE_MBIT RTT_MS
 		;;
 	swift)
 		q=$((300 * t))
-		echo "base_target_us $((1000 * t + q)) 25"
-		echo "target_mode 1 0"
+		echo "base_target_us $q 25"
+		echo "target_mode 0 0"
 		echo "fs_range_us $((5 * q)) 100"
 		echo "fs_max_cwnd $(((r * t + 5) / 10)) 256"
 		;;
