@@ -31,61 +31,52 @@ tm=$(<"$SW_P/target_mode") bt=$(<"$SW_P/base_target_us") share=$(<"$SW_P/share_b
 log_info "target_mode $tm, base_target_us $bt, share_base_rtt $share"
 [[ $tm == 0 && $bt == "$SW_Q_US" ]] || log_warn "not the relative target with the testbed's allowance"
 
-
-# sr_window T1 T2: Jain, util and the smallest flow over its fair share
-# (ss bytes_acked in 0.5 s bins) over [T1, T2) of the current run
-sr_window() {
-	net_summarize --window "$1" "$2" >/dev/null || return 1
-	SR_JAIN=$(net_get jain) SR_UTIL=$(net_get util_pct)
-	SR_LOW=$(fm_bins "$NET_RUN/flows.csv" 0.5 |
-		awk -v a="$1" -v b="$2" '$1 > a && $1 <= b { s[$2] += $3 }
+# sr_judge CASE KEY T1 T2: wait for the current run's flows, then Jain,
+# util and the smallest flow over its fair share (ss bytes_acked in 0.5 s
+# bins) over [T1, T2) s after its first flow started, as results KEY_*
+# and two test results; SR_OK=0 if a flow failed or did not run swift
+sr_judge() {
+	local c=$1 k=$2 s0 j u l
+	net_wait_flows || { log_warn "$c: a flow reported an error"; SR_OK=0; }
+	s0=$(awk -F'\t' 'NR > 1 && $1 == 0 { print $5 }' "$NET_RUN/flows.tsv")
+	net_summarize --window "$(fcalc "$s0 + $3")" "$(fcalc "$s0 + $4")" >/dev/null || SR_OK=0
+	[[ $(net_get cc_ok) == 1 ]] || SR_OK=0
+	j=$(net_get jain) u=$(net_get util_pct)
+	l=$(fm_bins "$NET_RUN/flows.csv" 0.5 |
+		awk -v a="$(fcalc "$s0 + $3")" -v b="$(fcalc "$s0 + $4")" '$1 > a && $1 <= b { s[$2] += $3 }
 			END { for (f in s) { n++; t += s[f]; if (m == "" || s[f] < m) m = s[f] }
 			      printf "%.3f", t ? m * n / t : 0 }')
 	fm_bins "$NET_RUN/flows.csv" 1 | awk '{ printf "%s:%s=%.1f ", $1, $2, $3 / 1e6 } END { print "" }' |
 		fold -w 150 | sed 's/^/# Mbit\/s per 1 s bin: /'
+	dcc_result "relative_${k}_jain" "$j"
+	dcc_result "relative_${k}_low_share" "$l"
+	dcc_result "relative_${k}_util_pct" "$u"
+	ktap_test_result "$c: Jain $j over t = $3..$4 s (>= 0.9)" fge "${j/nan/0}" 0.9
+	ktap_test_result "$c: smallest flow $l of its fair share (>= 0.5); the link $u% full (>= 90%)" \
+		eval 'fge "$l" 0.5 && fge "${u/nan/0}" 90'
 }
 
 # A. four staggered flows from one sender
 net_setup --rate-mbit "$SW_RATE" --rtt-ms "$SW_RTT" --limit-pkts 300
 net_quickack
 net_new_run "$NET_DIR/staggered"
-okA=1
+SR_OK=1
 for k in 0 1 2 3; do
-	net_start_flows --cc swift --n 1 --duration $((14 - 2 * k)) || okA=0
+	net_start_flows --cc swift --n 1 --duration $((14 - 2 * k)) || SR_OK=0
 	((k < 3)) && sleep 2
 done
-net_wait_flows || { log_warn "A: a flow reported an error"; okA=0; }
-s0=$(awk -F'\t' 'NR > 1 && $1 == 0 { print $5 }' "$NET_RUN/flows.tsv")
-sr_window "$(fcalc "$s0 + 8")" "$(fcalc "$s0 + 14")" || okA=0
-[[ $(net_get cc_ok) == 1 ]] || okA=0
-jA=$SR_JAIN uA=$SR_UTIL lA=$SR_LOW
-dcc_result relative_staggered_jain "$jA"
-dcc_result relative_staggered_low_share "$lA"
-dcc_result relative_staggered_util_pct "$uA"
+sr_judge A staggered 8 14
 ktap_test_result "A: four flows 2 s apart ran swift, relative target (target_mode $tm), share_base_rtt $share (the default, 1)" \
-	[ "$okA$share$tm" = 110 ]
-ktap_test_result "A: Jain $jA over the last 6 s (>= 0.9)" fge "${jA/nan/0}" 0.9
-ktap_test_result "A: smallest flow $lA of its fair share (>= 0.5); the link $uA% full (>= 90%)" \
-	eval 'fge "$lA" 0.5 && fge "${uA/nan/0}" 90'
+	[ "$SR_OK$share$tm" = 110 ]
 
 # B. two base-RTT classes, started together
 net_setup --senders 2 --rate-mbit "$SW_RATE" --rtt-ms "$SW_RTT,$((2 * SW_RTT))" --limit-pkts 300
 net_quickack
 net_new_run "$NET_DIR/classes"
-okB=1
-net_start_flows --cc swift --n 2 --from-sender 0 --duration 12 || okB=0
-net_start_flows --cc swift --n 2 --from-sender 1 --duration 12 || okB=0
-net_wait_flows || { log_warn "B: a flow reported an error"; okB=0; }
-s0=$(awk -F'\t' 'NR > 1 && $1 == 0 { print $5 }' "$NET_RUN/flows.tsv")
-sr_window "$(fcalc "$s0 + 5")" "$(fcalc "$s0 + 12")" || okB=0
-[[ $(net_get cc_ok) == 1 ]] || okB=0
-jB=$SR_JAIN uB=$SR_UTIL lB=$SR_LOW
-dcc_result relative_classes_jain "$jB"
-dcc_result relative_classes_low_share "$lB"
-dcc_result relative_classes_util_pct "$uB"
-ktap_test_result "B: 2 + 2 flows of base RTT $SW_RTT and $((2 * SW_RTT)) ms ran swift" [ "$okB" = 1 ]
-ktap_test_result "B: Jain $jB over the last 7 s (>= 0.9)" fge "${jB/nan/0}" 0.9
-ktap_test_result "B: smallest flow $lB of its fair share (>= 0.5); the link $uB% full (>= 90%)" \
-	eval 'fge "$lB" 0.5 && fge "${uB/nan/0}" 90'
+SR_OK=1
+net_start_flows --cc swift --n 2 --from-sender 0 --duration 12 || SR_OK=0
+net_start_flows --cc swift --n 2 --from-sender 1 --duration 12 || SR_OK=0
+sr_judge B classes 5 12
+ktap_test_result "B: 2 + 2 flows of base RTT $SW_RTT and $((2 * SW_RTT)) ms ran swift" [ "$SR_OK" = 1 ]
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
