@@ -154,7 +154,7 @@ static u32 share_base_rtt = 1;
 struct nscc_snap {
 	struct dcc_snap snap;	/* first: dcc_lib allocates and frees it */
 	struct nscc_params p;
-	/* the glue's: where the base RTT comes from (nscc_base_us()) */
+	/* the glue's: where the base RTT comes from (nscc_base_of()) */
 	u32 base_rtt_us;
 	bool share_base_rtt;
 };
@@ -262,7 +262,7 @@ nscc_param(share_base_rtt, 0, 1,
 struct nscc_conf {
 	struct nscc_snap *snap;		/* parameters at init (reference) */
 	struct nscc_cfg c;		/* c.mss: the MSS it was resolved for */
-	u32 base_us;			/* nscc_base_us() c was resolved for */
+	u32 base_us;			/* nscc_base_of() c was resolved for */
 	u32 shared_us;			/* the shared minimum last read; 0: none */
 	bool ecn;			/* ECN c was resolved for */
 	/* the fast per-ACK check (nscc_conf_current) */

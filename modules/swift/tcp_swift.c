@@ -58,7 +58,9 @@
  *    above it and takes the link; swift_share_read() has the measurements).
  *    With it, flows of different base RTTs (one class per destination)
  *    each aim at the same queueing delay above their own base: fair
- *    across RTT classes without the operator knowing any path's RTT.
+ *    across RTT classes without the operator knowing any path's RTT,
+ *    unless a class starts into a queue another class (another host or
+ *    namespace, which cannot share a minimum) already holds.
  *  - hops: a CC callback cannot see the ACK's TTL ([S] derives the hop
  *    count from it), so hops is a module parameter (fabric diameter),
  *    default 0: the per-hop term is off unless the operator sets it.
