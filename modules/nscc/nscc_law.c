@@ -143,6 +143,27 @@ static u64 nscc_ewma_per_byte(u32 alpha_ppm, u64 nbdp)
 	return div64_u64(ref, max_t(u64, nbdp, 1));
 }
 
+/*
+ * The per-RTT increases (alpha's step and fi, applied per acked byte over
+ * cwnd: once per the flow's own RTT) times base / nrtt, the ratio clamped
+ * to [1/8, 8]: per second of wall clock every flow then gains the same,
+ * whatever its base RTT.  [H] gives every flow the same per-RTT steps (one
+ * fabric, one RTT), so a flow of twice the base RTT grows half as fast
+ * and settles at a smaller share.  Identity when base = nrtt (one RTT for
+ * every flow, or network_rtt_us 0: fi then already scales with the own
+ * BDP, alpha does not).  Measured in the packet model (test_nscc_law,
+ * 4 + 4 flows of base RTT 10 and 20/40 ms, network_rtt_us 10000, target
+ * 5 ms): the long class's share of the link 0.27 -> 0.37 (NSCC, 2x),
+ * 0.13 -> 0.30 (4x).  alpha < 2^50 and fi < 2^40 times <= 8: no overflow.
+ */
+static void nscc_rtt_fair(struct nscc_cfg *c, u32 base, u32 nrtt)
+{
+	u64 b = clamp_t(u64, base, nrtt / 8, 8ULL * nrtt);
+
+	c->alpha_q40 = dcc_mul_div(c->alpha_q40, b, nrtt);
+	c->fi = dcc_mul_div(c->fi, b, nrtt);
+}
+
 void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 		  bool ecn, bool mnscc, struct nscc_cfg *c)
 {
@@ -179,6 +200,7 @@ void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 	/* fi, eta: x100 * MSS_ref * nbdp / ref_bdp; nbdp * 2^26 < 2^63 */
 	c->fi = dcc_mul_div(nbdp, (u64)p->fi_x100 * NSCC_MSS_REF,
 			    100ULL * NSCC_REF_BDP);
+	nscc_rtt_fair(c, base, nrtt);
 	c->eta = dcc_mul_div(nbdp, (u64)p->eta_x100 * NSCC_MSS_REF,
 			     100ULL * NSCC_REF_BDP);
 	/* fi_scale Q16: x100/100 * nbdp / ref_bdp; nbdp << 16 < 2^53 */

@@ -89,6 +89,9 @@
  *    dcc flows have seen to the destination (share_base_rtt, default on:
  *    a flow that starts into a standing queue otherwise takes that queue
  *    as its base; nscc_share_read() has the measurement);
+ *  - the per-RTT increases (alpha's step, fi) scaled by the flow's base
+ *    RTT over the network RTT, so that flows of different base RTTs gain
+ *    the same per second (nscc_rtt_fair() has the measurement);
  *  - network_rtt: parameter, else the flow's base RTT; nic rate:
  *    parameter (default the 100 Gbit/s reference); target default 1.0
  *    network RTT (no trims).
