@@ -15,8 +15,10 @@
  * in one FIFO served at mu, and their ACKs return after the other half; a
  * sprayed packet takes a congested path (the model's slow path, chance
  * K/P) that adds D us one way.  The adapter (struct swift_flow) is
- * tcp_swift.c's glue: the stack's srtt and min RTT, swift_in_get()'s
- * facts, tcp_is_cwnd_limited(), swift_apply() with its pacing-stamp bound.
+ * tcp_swift.c's glue: the stack's srtt and min RTT (lowered, in relative
+ * mode, to the minimum of the flows to the same destination, as
+ * swift_share_read() does), swift_in_get()'s facts, tcp_is_cwnd_limited(),
+ * swift_apply() with its pacing-stamp bound.
  *
  * The adapter also keeps the stack's SACK scoreboard by the model's send
  * sequence numbers (model.h's ack_seq, next_seq): a packet overtaken by
