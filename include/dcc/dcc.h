@@ -94,6 +94,19 @@ u32 dcc_shared_min_rtt_us(const struct sock *sk, u32 own_us);
 u32 dcc_auto_base_rtt_us(const struct sock *sk, bool share);
 
 /*
+ * For the modules that keep a read of dcc_shared_min_rtt_us() per socket
+ * (NSCC, Swift): read again when this ACK's @acked packets (newly
+ * delivered or SACKed) carried tp->delivered across a multiple of
+ * DCC_SHARE_PKTS, a power of 2: a few times per RTT at most, never per
+ * ACK, with no state of its own.
+ */
+#define DCC_SHARE_PKTS	128
+static inline bool dcc_share_due(const struct tcp_sock *tp, u32 acked)
+{
+	return (tp->delivered ^ (tp->delivered - acked)) >= DCC_SHARE_PKTS;
+}
+
+/*
  * The lowest base RTT @own_us (0 = only read) folded in by any dcc flow of
  * the machine (every namespace; a loopback or routeless socket gets @own_us), within
  * tcp_min_rtt_wlen: the fabric's nearest path, which flows of every path

@@ -272,7 +272,7 @@ struct nscc_conf {
 	u32 min_rtt_us;			/* tcp_min_rtt() at the last check */
 	u32 mss_cache;			/* tp->mss_cache then; 0: check every ACK */
 	u32 snd_cwnd;			/* snd_cwnd the last decision set */
-	u64 share_at_us;		/* tcp_mstamp: read the shared minimum again */
+	bool share;			/* snap->share_base_rtt */
 	unsigned long max_rate;		/* sk_max_pacing_rate it was capped to */
 };
 
@@ -315,16 +315,12 @@ static u32 nscc_base_of(const struct sock *sk, const struct nscc_snap *p,
 	return b;
 }
 
-/* period of the shared-minimum read: the own minimum, at least 1 ms */
-#define NSCC_SHARE_MIN_US	1000
-/* share_base_rtt 0, or no own sample yet: the clock is still re-armed */
-#define NSCC_SHARE_IDLE_US	BIT_ULL(30)
-
 /*
  * Read the lowest min RTT the namespace's dcc flows have seen to this
  * socket's destination (dcc_shared_min_rtt_us(), which folds @own_us,
- * the socket's tcp_min_rtt(), in): at its first sample, then at most once
- * per own minimum or 1 ms (a hash and a shared cache line).  Why: a flow
+ * the socket's tcp_min_rtt(), in), when share_base_rtt and a sample: on
+ * every refresh, which the first sample brings and then dcc_share_due()
+ * (a hash and a shared cache line: not per ACK).  Why: a flow
  * that starts while others hold a queue measures that queue into its
  * minimum (its SYN and all its samples wait in it), so it reads its
  * queueing delay low by up to the queue and takes a maxwnd and a QA gate
@@ -338,16 +334,8 @@ static u32 nscc_base_of(const struct sock *sk, const struct nscc_snap *p,
 static void nscc_share_read(const struct sock *sk, struct nscc_conf *k,
 			    u32 own_us)
 {
-	u64 now = tcp_sk(sk)->tcp_mstamp;
-
-	if (!k->snap->share_base_rtt || !own_us) {
-		k->share_at_us = now + NSCC_SHARE_IDLE_US;
-		return;
-	}
-	if (k->shared_us && now < k->share_at_us)
-		return;
-	k->shared_us = dcc_shared_min_rtt_us(sk, own_us);
-	k->share_at_us = now + max_t(u32, own_us, NSCC_SHARE_MIN_US);
+	if (k->share && own_us)
+		k->shared_us = dcc_shared_min_rtt_us(sk, own_us);
 }
 
 /*
@@ -401,14 +389,15 @@ static noinline void nscc_conf_refresh(const struct sock *sk, struct nscc *ca)
  * the law's decision then no longer holds on the socket, and it is
  * decided and applied again.
  */
-static bool nscc_conf_current(const struct sock *sk, const struct nscc_conf *k)
+static bool nscc_conf_current(const struct sock *sk, const struct nscc_conf *k,
+			      u32 acked)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
 	return k->min_rtt_us == tcp_min_rtt(tp) && k->mss_cache == tp->mss_cache &&
 	       k->ecn == nscc_ecn_ok(sk) && k->snd_cwnd == tcp_snd_cwnd(tp) &&
 	       k->max_rate == READ_ONCE(sk->sk_max_pacing_rate) &&
-	       tp->tcp_mstamp < k->share_at_us;
+	       !(k->share && dcc_share_due(tp, acked));
 }
 
 /*
@@ -482,9 +471,11 @@ static void nscc_init(struct sock *sk)
 	nscc_conf_free(ca);	/* re-init without release: keep no stale ref */
 	/* zeroed: c.mss 0 is no MSS, so the first nscc_cfg() resolves */
 	ca->conf = kzalloc(sizeof(*ca->conf), GFP_NOWAIT | __GFP_NOWARN);
-	if (ca->conf)
+	if (ca->conf) {
 		ca->conf->snap = dcc_snap_get_as(&nscc_snaps,
 						 struct nscc_snap, snap);
+		ca->conf->share = ca->conf->snap->share_base_rtt;
+	}
 	ca->st.glue = mnscc ? NSCC_G_MNSCC : 0;
 	c = nscc_cfg(sk, ca, &tmp);
 	nscc_state_init(&ca->st, c, tp->tcp_clock_cache);
@@ -594,7 +585,7 @@ static void nscc_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 		nscc_ack_unresolved(sk, ca, rs);
 		return;
 	}
-	if (unlikely(!nscc_conf_current(sk, k)))
+	if (unlikely(!nscc_conf_current(sk, k, rs->acked_sacked)))
 		nscc_conf_refresh(sk, ca);
 	nscc_ack(sk, ca, rs, &k->c);
 }

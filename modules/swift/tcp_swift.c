@@ -325,15 +325,12 @@ static u64 swift_base_rtt_ns(const struct sock *sk, const struct swift *ca)
 	return 0;
 }
 
-/* packets delivered between reads of the shared minimum (a power of 2) */
-#define SWIFT_SHARE_PKTS	128
-
 /*
  * share_base_rtt (relative mode): read the lowest min RTT the
  * namespace's dcc flows have seen to this socket's destination
  * (dcc_shared_min_rtt_us(), which folds the socket's own in) at its first
- * RTT sample and then whenever tp->delivered crosses a multiple of
- * SWIFT_SHARE_PKTS (a hash and a shared cache line: not per ACK).  Why: a
+ * RTT sample and then when dcc_share_due() (a hash and a shared cache
+ * line: not per ACK).  Why: a
  * relative target is min RTT + base_target, and a flow that starts while
  * others hold a queue measures that queue into its min RTT, so it aims
  * above them and takes the link (Vegas' latecomer problem).  In the
@@ -350,8 +347,7 @@ static void swift_share_read(const struct sock *sk, struct swift *ca, u32 acked)
 
 	if (!min_rtt || min_rtt == ~0U)
 		return;
-	if (ca->core.glue_base_us &&
-	    ((tp->delivered ^ (tp->delivered - acked)) < SWIFT_SHARE_PKTS))
+	if (ca->core.glue_base_us && !dcc_share_due(tp, acked))
 		return;
 	ca->core.glue_base_us = dcc_shared_min_rtt_us(sk, min_rtt);
 }
