@@ -26,10 +26,17 @@
 # ACK covers ~9 segments, a batch of min_samples ACKs outlasts OSCAR's
 # staleness limit (sized for one ACK per segment), and every batch closes
 # stale, without a rate.
+#
+# Where the egress device reports a link speed, estimate mode takes it
+# instead (dcc_lib's dev_speed): by default only from devices backed by
+# hardware, so a veth's fixed 10 Gbit/s is ignored (the checks above run
+# with the default) and the guest's two wired virtio NICs (tools/vmtest:
+# 25 Gbit/s) are taken at once; dev_speed = 2 takes the veth's too, 0 none.
 source "$(dirname "$0")/lib.sh"
 
 MOD=tcp_oscar
 P=/sys/module/$MOD/parameters
+L=/sys/module/dcc_lib/parameters
 NS=dcclre$$
 
 ktap_print_header
@@ -38,19 +45,22 @@ require_cmd modprobe iperf3 jq ip tc ss ethtool
 if ! modinfo "$MOD" >/dev/null 2>&1; then
 	[[ ${DCC_REQUIRE_MODULES:-0} == 1 ]] || ktap_skip_all "$MOD.ko not installed"
 fi
-ktap_set_plan 4
+ktap_set_plan 8
 dmesg_mark
 modprobe "$MOD" || ktap_skip_all "modprobe $MOD failed"
 old_line=$(cat $P/line_rate_mbps)
 old_init=$(cat $P/init_rate_mbps)
 old_eps=$(cat $P/eps_us)
 
+old_speed=$(cat $L/dev_speed)
+
 cleanup() {
 	echo "$old_line" >$P/line_rate_mbps
 	echo "$old_init" >$P/init_rate_mbps
 	echo "$old_eps" >$P/eps_us
+	echo "$old_speed" >$L/dev_speed
 	local n
-	for n in a b c; do
+	for n in a b c d e; do
 		ip netns pids "${NS}$n" 2>/dev/null | xargs -r kill 2>/dev/null
 		ip netns del "${NS}$n" 2>/dev/null
 	done
@@ -120,6 +130,61 @@ ktap_test_result "the fast flow's mu grew past the floor: ${mu_lo:-?} Mbit/s (> 
 	fgt "${mu_lo:-0}" 200
 ktap_test_result "a flow on another device keeps its own estimate: mu ${mu_veth:-?} Mbit/s (< 200, floor 100, path 50)" \
 	eval '[[ -n $mu_veth ]] && flt "$mu_veth" 200'
+# 3. the veth's reported speed (10 Gbit/s) counts only with dev_speed = 2
+speed_flow() { # NS ADDR PORT: mu (Mbit/s) of a 2 s oscar flow from NS
+	ip netns exec "$1" timeout 20 iperf3 -c "$2" -p "$3" -t 2 -C oscar \
+		>/dev/null 2>&1 &
+	sleep 1
+	oscar_mu_mbps "$1" "$3"
+	wait
+}
+echo 2 >$L/dev_speed
+mu_any=$(speed_flow "${NS}a" 10.9.2.2 5321)
+echo "$old_speed" >$L/dev_speed
+log_info "dev_speed 2, shaped flow (va2, veth says 10000 Mbit/s): mu ${mu_any:-?} Mbit/s"
+ktap_test_result "dev_speed 2: a flow on a veth takes its reported 10000 Mbit/s as mu (${mu_any:-?})" \
+	eval '[[ -n $mu_any ]] && fge "$mu_any" 9999 && fle "$mu_any" 10001'
+
+# 4. the guest's two wired virtio NICs (25 Gbit/s): hardware, taken by default
+hw_nics=()
+if modprobe virtio_net 2>/dev/null; then
+	sleep 0.5
+	for d in /sys/class/net/*; do
+		[[ $(readlink -f "$d/device/driver" 2>/dev/null) == */virtio_net ]] &&
+			hw_nics+=("${d##*/}")
+	done
+fi
+if ((${#hw_nics[@]} == 2)) && ip netns add "${NS}d" && ip netns add "${NS}e" &&
+	ip link set "${hw_nics[0]}" netns "${NS}d" && ip link set "${hw_nics[1]}" netns "${NS}e" &&
+	ip -n "${NS}d" addr add 10.9.3.1/24 dev "${hw_nics[0]}" &&
+	ip -n "${NS}e" addr add 10.9.3.2/24 dev "${hw_nics[1]}" &&
+	ip -n "${NS}d" link set "${hw_nics[0]}" up && ip -n "${NS}e" link set "${hw_nics[1]}" up &&
+	ip -n "${NS}e" route replace 10.9.3.0/24 dev "${hw_nics[1]}" quickack 1; then
+	ip netns exec "${NS}e" iperf3 -s -D -p 5322
+	sleep 1		# the virtio link up, its speed read (NETDEV_UP/CHANGE)
+	spd=$(ip netns exec "${NS}d" ethtool "${hw_nics[0]}" 2>/dev/null | awk '/Speed:/ { print $2 + 0 }')
+	mu_hw=$(speed_flow "${NS}d" 10.9.3.2 5322)
+	echo 0 >$L/dev_speed
+	mu_off=$(speed_flow "${NS}d" 10.9.3.2 5322)
+	echo "$old_speed" >$L/dev_speed
+	log_info "virtio NIC ${hw_nics[0]} (ethtool: ${spd:-?} Mbit/s): mu ${mu_hw:-?} Mbit/s by default, ${mu_off:-?} with dev_speed 0"
+	ktap_test_result "a hardware NIC's link speed is mu at once: ${mu_hw:-?} Mbit/s (ethtool ${spd:-?}, 25000)" \
+		eval '[[ -n $mu_hw ]] && fge "$mu_hw" 24999 && fle "$mu_hw" 25001'
+	ktap_test_result "dev_speed 0: the same NIC is estimated, mu ${mu_off:-?} Mbit/s (< 25000)" \
+		eval '[[ -n $mu_off ]] && flt "$mu_off" 24999'
+else
+	ktap_test_skip "a hardware NIC's link speed is mu at once: no pair of virtio NICs (tools/vmtest wires two)"
+	ktap_test_skip "dev_speed 0: the same NIC is estimated"
+fi
+
+# 5. bad input: refused, the value kept
+bad_ok=1
+for v in 3 -1 x ""; do
+	echo "$v" >$L/dev_speed 2>/dev/null && bad_ok=0
+done
+ktap_test_result "dev_speed refuses 3, -1, x and empty, keeps $(cat $L/dev_speed) ($old_speed)" \
+	eval '((bad_ok)) && [[ $(cat $L/dev_speed) == "$old_speed" ]]'
+
 n=$(cat /sys/module/dcc_lib/parameters/shared_entries 2>/dev/null)
 ktap_test_result "dcc_lib shared_entries ${n:-?} within its 129 slots and > 0" \
 	eval '[[ -n $n ]] && ((n > 0 && n <= 129))'

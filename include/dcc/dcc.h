@@ -118,7 +118,9 @@ u32 dcc_shared_ref_rtt_us(const struct sock *sk, u32 own_us);
 
 /*
  * Estimated line rate for flows that are not told it (estimate mode of
- * OSCAR's mu and CCC's R_l): the highest rate @observed_bytes_ps any dcc flow
+ * OSCAR's mu and CCC's R_l): the egress device's link speed where it
+ * reports one and dcc_lib's dev_speed lets it count (dev_speed.c: NICs
+ * backed by hardware, by default); else the highest rate @observed_bytes_ps any dcc flow
  * of this network namespace has reported through the same egress device,
  * within tcp_min_rtt_wlen seconds, at least @floor_bytes_ps.  @observed_bytes_ps = 0
  * only reads.  Per device, so a loopback flow's rate is no estimate for
@@ -127,6 +129,15 @@ u32 dcc_shared_ref_rtt_us(const struct sock *sk, u32 own_us);
  * steps of DCC_RATE_STEP_BPS, at most DCC_RATE_MAX_BPS.
  */
 u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_bytes_ps, u64 floor_bytes_ps);
+
+/*
+ * The link speed of the socket's egress device, Mbit/s, as the device
+ * reported it at its last up or link change, if dcc_lib's dev_speed lets
+ * it count (by default: NICs backed by hardware; dev_speed.c); 0 if not,
+ * or if the socket has no route.  Lock-free; for once-per-socket or
+ * once-per-batch use.
+ */
+u32 dcc_egress_speed_mbps(const struct sock *sk);
 #define DCC_RATE_STEP_BPS 8000ULL	/* 64 kbit/s: the table's rate unit */
 
 /*

@@ -68,7 +68,8 @@
  *    looked up once per RTT round, when the law asks: CCC_D_NEW_ROUND;
  *    a socket's own minimum misses the empty path when it starts on
  *    CCC's standing queue: a guest join once ended 80 vs 15 Mbit/s);
- *    R_l: line_rate_mbps, else an estimate (highest delivery rate + 25%
+ *    R_l: line_rate_mbps, else the egress NIC's link speed, else an
+ *    estimate (highest delivery rate + 25%
  *    of the namespace's flows through the same device, windowed:
  *    dcc_shared_line_rate, folded in once per round likewise);
  *  - start at R_l (the paper's NS-3 convention, start_mode 0) or at
@@ -209,7 +210,7 @@ DEFINE_DCC_SNAPS(ccc_snaps, struct ccc_snap, snap, ccc_snap_fill);
 
 ccc_param(q_b_us, 1, 1000000, "target queueing delay q_B in us");
 ccc_param(line_rate_mbps, 0, 800000,
-	  "NIC line rate R_l in Mbit/s, 0 = estimate from delivery rates");
+	  "NIC line rate R_l in Mbit/s, 0 = the egress device's link speed (dcc_lib dev_speed), else estimated from delivery rates");
 ccc_param(base_rtt_us, 0, 1000000,
 	  "RTT_min in us, 0 = tcp_min_rtt() of each socket");
 ccc_param(gamma_pct, 0, 99, "q_v EWMA weight of the old value, % (paper 20)");
@@ -235,7 +236,9 @@ ccc_param(share_base_rtt, 0, 1,
 	  "base_rtt_us = 0: use the lowest min RTT of the CCC flows of this network namespace to the same destination");
 
 /*
- * Estimate mode (line_rate_mbps = 0): R_l is the highest delivery rate,
+ * Estimate mode (line_rate_mbps = 0): R_l is the egress device's link
+ * speed where the device reports one (a NIC backed by hardware, by
+ * default: dcc_lib's dev_speed), else the highest delivery rate,
  * + 25%, that any dcc flow of the socket's network namespace has measured
  * through the same egress device within tcp_min_rtt_wlen
  * (dcc_shared_line_rate), never below init_rate_mbps; shared, because

@@ -26,6 +26,7 @@
 #include "dcc/dcc.h"
 #include "dcc/shtbl.h"
 #include "rx_probe.h"
+#include "dev_speed.h"
 
 u32 dcc_base_rtt_us(const struct sock *sk, u32 param_us)
 {
@@ -172,16 +173,22 @@ u32 dcc_auto_base_rtt_us(const struct sock *sk, bool share)
 }
 EXPORT_SYMBOL_GPL(dcc_auto_base_rtt_us);
 
-/* the egress device's index, 0 if the socket has no route yet */
-static int dcc_egress_ifindex(const struct sock *sk)
+/*
+ * The egress device's index (0 if the socket has no route yet) and, into
+ * *@mbps, its link speed if dev_speed lets it count (dev_speed.c; else 0).
+ */
+static int dcc_egress_ifindex(const struct sock *sk, u32 *mbps)
 {
 	const struct dst_entry *dst;
 	int ifindex = 0;
 
+	*mbps = 0;
 	rcu_read_lock();
 	dst = __sk_dst_get((struct sock *)sk);
-	if (dst && dst->dev)
+	if (dst && dst->dev) {
 		ifindex = dst->dev->ifindex;
+		*mbps = dcc_dev_speed_mbps(dst->dev);
+	}
 	rcu_read_unlock();
 	return ifindex;
 }
@@ -215,18 +222,31 @@ u32 dcc_shared_ref_rtt_us(const struct sock *sk, u32 own_us)
 }
 EXPORT_SYMBOL_GPL(dcc_shared_ref_rtt_us);
 
+u32 dcc_egress_speed_mbps(const struct sock *sk)
+{
+	u32 mbps;
+
+	dcc_egress_ifindex(sk, &mbps);
+	return mbps;
+}
+EXPORT_SYMBOL_GPL(dcc_egress_speed_mbps);
+
 u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_bytes_ps, u64 floor_bytes_ps)
 {
-	u32 key, now = dcc_tick(), wlen = dcc_wlen(sk);
-	u32 hash = jhash_2words((u32)dcc_egress_ifindex(sk),
-				net_hash_mix(sock_net(sk)), 1);
+	u32 key, now = dcc_tick(), wlen = dcc_wlen(sk), mbps, hash, obs, best;
+	int ifindex = dcc_egress_ifindex(sk, &mbps);
+	atomic64_t *slot;
 	u64 v;
-	atomic64_t *slot = dcc_tbl_slot(dcc_rate_tbl, hash, now, wlen, &key, &v);
-	u32 obs = (u32)min_t(u64, div_u64(min_t(u64, observed_bytes_ps, DCC_RATE_MAX_BPS),
-					  DCC_RATE_STEP_BPS), DCC_VAL_MAX);
-	/* raise, claim, or confirm within 1/8 (dcc_tbl_fold_max()) */
-	u32 best = dcc_slot_fold(slot, v, key, now, wlen, obs, true);
 
+	/* the device's own speed: the estimate is not needed (dev_speed.c) */
+	if (mbps)
+		return min_t(u64, (u64)mbps * DCC_MBPS_TO_BPS, DCC_RATE_MAX_BPS);
+	hash = jhash_2words((u32)ifindex, net_hash_mix(sock_net(sk)), 1);
+	slot = dcc_tbl_slot(dcc_rate_tbl, hash, now, wlen, &key, &v);
+	obs = (u32)min_t(u64, div_u64(min_t(u64, observed_bytes_ps, DCC_RATE_MAX_BPS),
+				      DCC_RATE_STEP_BPS), DCC_VAL_MAX);
+	/* raise, claim, or confirm within 1/8 (dcc_tbl_fold_max()) */
+	best = dcc_slot_fold(slot, v, key, now, wlen, obs, true);
 	return max_t(u64, (u64)best * DCC_RATE_STEP_BPS, floor_bytes_ps);
 }
 EXPORT_SYMBOL_GPL(dcc_shared_line_rate);
@@ -536,14 +556,23 @@ EXPORT_SYMBOL_GPL(dcc_param_ops_counter);
 
 static int __init dcc_lib_init(void)
 {
+	int err;
+
 	/* the BLS sums must stay within one cache line of per-flow state */
 	BUILD_BUG_ON(sizeof(struct dcc_bls) != 64);
-	return dcc_rx_init();
+	err = dcc_dev_speed_init();
+	if (err)
+		return err;
+	err = dcc_rx_init();
+	if (err)
+		dcc_dev_speed_exit();
+	return err;
 }
 
 static void __exit dcc_lib_exit(void)
 {
 	dcc_rx_exit();
+	dcc_dev_speed_exit();
 }
 
 module_init(dcc_lib_init);

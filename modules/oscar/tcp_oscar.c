@@ -258,7 +258,7 @@ DEFINE_DCC_SNAPS(oscar_snaps, struct oscar_snap, snap, oscar_snap_fill);
 	dcc_param_snap(name, name, lo, hi, oscar_snaps, desc)
 
 oscar_param(line_rate_mbps, 0, 800000,
-	    "bottleneck (line) rate mu in Mbit/s, 0 = estimate from delivery rate");
+	    "bottleneck (line) rate mu in Mbit/s, 0 = the egress device's link speed (dcc_lib dev_speed), else estimated from delivery rates");
 oscar_param(base_rtt_us, 0, 1000000,
 	    "base RTT in us, 0 = tcp_min_rtt() of each socket");
 oscar_param(dtarget_pct, 101, 1000,
@@ -292,10 +292,14 @@ dcc_param_range(shared_target, shared_target, 0, 1, 0644,
 		"base_rtt_us = 0: D_target = RTT_base + (dtarget_pct - 100)% of the shortest RTT_base of the machine's OSCAR flows (all namespaces, not loopback; paths up to 8x it), one queue target for near and far paths (0: dtarget_pct % of each flow's own RTT_base, as the paper)");
 
 /*
- * Estimate mode (line_rate_mbps = 0): mu is the highest batch send rate,
- * with 25% headroom, that any dcc flow of the socket's network namespace
- * has measured through the same egress device within tcp_min_rtt_wlen
- * (dcc_shared_line_rate), never below init_rate_mbps.  Shared so that
+ * Estimate mode (line_rate_mbps = 0): mu is the egress device's link
+ * speed where the device reports one (a NIC backed by hardware, by
+ * default: dcc_lib's dev_speed; at 100 Gbit/s the estimate below took
+ * ~890 base RTTs to reach 90% of the link from init_rate_mbps), else
+ * the highest batch send rate, with 25% headroom, that any dcc flow of
+ * the socket's network namespace has measured through the same egress
+ * device within tcp_min_rtt_wlen (dcc_shared_line_rate), never below
+ * init_rate_mbps.  Shared so that
  * the flows of a host agree on mu (u is a share of it, and U_AI must be
  * the same absolute step for fairness).  Each batch's rate is at most
  * u * mu <= mu, so the headroom lets mu grow by up to 1.25x per batch

@@ -663,6 +663,36 @@ int main(void)
 	sim_free(&s);
 
 	/*
+	 * 7b. the same estimate at datacenter scale (reported): from the
+	 * 100 Mbit/s floor, 1.25x per batch of min_samples ACKs at the rate
+	 * the estimate allows.  Why the glue takes a hardware NIC's link
+	 * speed instead where it has one (dcc_lib's dev_speed.c).
+	 */
+	{
+		static const struct { u64 mu; u32 base; } dc[] = {
+			{ 12500000000ULL, 12 }, { 3125000000ULL, 8 },
+		};
+
+		for (size_t j = 0; j < sizeof(dc) / sizeof(dc[0]); j++) {
+			int w;
+
+			sim_init(&s, dc[j].mu, dc[j].base, 0, 1);
+			s.h.line_rate = 0;
+			flow_start(&s, 0);
+			for (w = 1; w <= 400; w++) {	/* 4000 RTT in 10-RTT steps */
+				sim_run(&s, 10ULL * dc[j].base, t);
+				if (t[0] >= 0.9 * (double)s.mu)
+					break;
+			}
+			printf("# estimated mu at %.0f Gbit/s, %u us, from %.0f Mbit/s: 90%% of the link after %d RTT, mu then %.2f of the line\n",
+			       (double)dc[j].mu * 8 / 1e9, dc[j].base,
+			       (double)s.h.init_rate * 8 / 1e6, w * 10,
+			       (double)s.f[0].c.mu_bytes_ps / (double)s.mu);
+			sim_free(&s);
+		}
+	}
+
+	/*
 	 * 8. auto RTT_base (base_rtt_us = 0): tcp_min_rtt(), lowered to the
 	 * shared per-destination minimum (share_base_rtt = 1).  A flow that
 	 * joins two others holding their queue near D_target never sees the

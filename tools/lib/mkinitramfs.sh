@@ -22,7 +22,7 @@
 #     gzip, make; strace/xxd/ping/gawk/hexdump/column/... when the host has
 #     them (else busybox's ping, xxd, hexdump, nc serve)
 #   - the guest kernel's kernel/net/ module tree, drivers/net/{veth,ifb,dummy,
-#     tun,macvlan,ipvlan,vrf,nlmon}, virtio_pci + virtio_console, all their
+#     tun,macvlan,ipvlan,vrf,nlmon,virtio_net}, virtio_pci + virtio_console, all their
 #     dependencies, depmod'ed
 #   - tc's distribution tables, /etc/iproute2, minimal /etc
 #   - /init (tools/lib/vm-init.sh)
@@ -49,8 +49,9 @@ OPTIONAL_BINS=(strace xxd ping ping6 gawk hexdump column nc socat tcpdump)
 # kmod's personalities (Debian installs these as symlinks to kmod).
 KMOD_LINKS=(modprobe insmod rmmod lsmod depmod modinfo)
 # Modules besides the whole kernel/net/ tree: network drivers the tests may
-# use, and virtio-serial (/init sends a large /out back through it).
-EXTRA_MODULES=(veth ifb dummy tun macvlan ipvlan vrf nlmon virtio_pci virtio_console)
+# use (virtio_net for the guest's two wired NICs), and virtio-serial (/init
+# sends a large /out back through it).
+EXTRA_MODULES=(veth ifb dummy tun macvlan ipvlan vrf nlmon virtio_net virtio_pci virtio_console)
 
 # a file in PATH (not a shell builtin such as kill)
 bin_path() { type -P "$1" 2>/dev/null || true; }
