@@ -38,7 +38,7 @@ nscc_require() {
 		[[ ${DCC_REQUIRE_MODULES:-0} == 1 ]] || ktap_skip_all "tcp_nscc.ko not installed"
 	fi
 	modprobe tcp_nscc || ktap_skip_all "modprobe tcp_nscc failed"
-	# testbed_params.sh; at exit the defaults (nic_mbps 100000,
+	# testbed_params.sh; at exit the defaults (nic_mbps 0,
 	# network_rtt_us 0, target_us 0)
 	dcc_on_exit 'dcc_testbed_restore nscc'
 	dcc_testbed_params nscc "$NS_RATE" "$NS_RTT" target_us="$NS_TARGET_US" ||

@@ -34,7 +34,7 @@ else
 fi
 
 # 2-4. tunables
-ktap_params_refused "$MOD" "nic_mbps 0" "nic_mbps 800001" "network_rtt_us 1000001" "target_pct 0" \
+ktap_params_refused "$MOD" "nic_mbps -1" "nic_mbps 800001" "network_rtt_us 1000001" "target_pct 0" \
 	"gamma_pct 0" "gamma_pct 101" "md_floor_pct 100" "delay_alpha_ppm 0" \
 	"qa_gate 17" "qa_thresh_pct 99" "maxwnd_pct 99" "init_cwnd_pct 101" \
 	"median_hmax 0" "median_hmax 5" "median_ewma 2" "pacing_gain_pct 99" "ecn_backstop_mode 3" \
@@ -165,7 +165,7 @@ fi
 # 11. unload while idle
 pkill -x iperf3
 sleep 0.5
-echo 100000 >"$P/nic_mbps"
+echo 0 >"$P/nic_mbps"
 echo 0 >"$P/network_rtt_us"
 # closing sockets keep a module reference until they are gone
 for ((i = 0; i < 50; i++)); do

@@ -90,7 +90,7 @@ dcc_testbed_list() { # MOD RATE_MBIT RTT_MS
 		echo "fs_max_cwnd $(((r * t + 5) / 10)) 256"
 		;;
 	nscc)
-		echo "nic_mbps $r 100000"
+		echo "nic_mbps $r 0"
 		echo "network_rtt_us $((1000 * t)) 0"
 		echo "target_us $((500 * t)) 0"
 		;;

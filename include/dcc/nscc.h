@@ -111,7 +111,9 @@
  * the units the parameters are written in; defaults in nscc_law.c.
  */
 struct nscc_params {
-	u32 nic_mbps;		/* host link rate */
+	u32 nic_mbps;		/* host link rate; 0 = the caller's (the
+				 * egress NIC's), else NSCC_NIC_REF_MBPS
+				 */
 	u32 network_rtt_us;	/* 0 = the flow's base RTT */
 	u32 target_us;		/* 0 = target_pct of the network RTT */
 	u32 target_pct;
@@ -201,6 +203,17 @@ struct nscc_cfg {
  */
 void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 		  bool ecn, bool mnscc, struct nscc_cfg *c);
+
+/* UE's reference NIC, 100 Gbit/s: the host link rate when none is known */
+#define NSCC_NIC_REF_MBPS	100000U
+
+/*
+ * nscc_resolve() for a host link of @nic_mbps (the egress NIC's link
+ * speed; 0: unknown) where @p leaves it open (p->nic_mbps = 0): the rate
+ * is p->nic_mbps if set, else @nic_mbps, else NSCC_NIC_REF_MBPS.
+ */
+void nscc_resolve_nic(const struct nscc_params *p, u32 nic_mbps, u64 base_ns,
+		      u32 mss, bool ecn, bool mnscc, struct nscc_cfg *c);
 
 /* Law state flags */
 #define NSCC_S_INCREASE		0x01	/* fast-increase latch */

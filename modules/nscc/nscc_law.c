@@ -37,7 +37,7 @@
 #endif
 
 const struct nscc_params nscc_params_default = {
-	.nic_mbps = 100000,		/* the UE reference NIC, 100 Gbit/s */
+	.nic_mbps = 0,			/* the egress NIC's, else UE's reference */
 	.network_rtt_us = 0,		/* per flow: its base RTT (ours) */
 	.target_us = 0,
 	.target_pct = 100,		/* no trimming: 1.0 network RTT [H] */
@@ -167,7 +167,21 @@ static void nscc_rtt_fair(struct nscc_cfg *c, u32 base, u32 nrtt)
 void nscc_resolve(const struct nscc_params *p, u64 base_ns, u32 mss,
 		  bool ecn, bool mnscc, struct nscc_cfg *c)
 {
-	u64 rate = (u64)p->nic_mbps * DCC_MBPS_TO_BPS;	/* <= 1e11 < 2^37 */
+	nscc_resolve_nic(p, 0, base_ns, mss, ecn, mnscc, c);
+}
+
+/*
+ * The host link rate sets the BDP, maxwnd and every gain.  UE configures
+ * it; a reference of 100 Gbit/s on a 25 Gbit/s host gave windows of 6
+ * BDPs and gains four times too large, a queue of 5 BDP at 8 us (userspace
+ * model, the module's defaults), so the glue passes the egress NIC's
+ * speed where it knows one (dcc_egress_speed_mbps()).
+ */
+void nscc_resolve_nic(const struct nscc_params *p, u32 nic_mbps, u64 base_ns,
+		      u32 mss, bool ecn, bool mnscc, struct nscc_cfg *c)
+{
+	u32 mbps = p->nic_mbps ? p->nic_mbps : nic_mbps ? nic_mbps : NSCC_NIC_REF_MBPS;
+	u64 rate = (u64)min_t(u32, mbps, 800000) * DCC_MBPS_TO_BPS;	/* <= 1e11 < 2^37 */
 	u32 base = nscc_dur_ns(base_ns ? base_ns : 1000000);	/* unknown: 1 ms */
 	u32 nrtt = p->network_rtt_us ? nscc_dur_ns(dcc_us_to_ns(p->network_rtt_us)) : base;
 	/* network BDP, <= 1e11 B (800 Gbit/s * 1 s) */

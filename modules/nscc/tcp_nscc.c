@@ -93,8 +93,11 @@
  *    RTT over the network RTT, so that flows of different base RTTs gain
  *    the same per second (nscc_rtt_fair() has the measurement);
  *  - network_rtt: parameter, else the flow's base RTT; nic rate:
- *    parameter (default the 100 Gbit/s reference); target default 1.0
- *    network RTT (no trims).
+ *    parameter, else the egress NIC's link speed (dcc_lib's dev_speed:
+ *    a NIC backed by hardware), else the 100 Gbit/s reference: with the
+ *    reference on a 25 Gbit/s host the windows were 6 BDPs and every gain
+ *    four times too large (a 5-BDP queue at 8 us, userspace model;
+ *    nscc_resolve_nic()); target default 1.0 network RTT (no trims).
  *  - WTD / q3_pressure (optional single-path arms, default off in UE) and
  *    flow-label rehashing are not implemented.
  *
@@ -125,7 +128,7 @@
 
 /* ---- tunables ----------------------------------------------------------- */
 
-static u32 nic_mbps = 100000;
+static u32 nic_mbps;		/* 0: the egress NIC's speed, else 100000 */
 static u32 network_rtt_us;
 static u32 target_us;
 static u32 target_pct = 100;
@@ -204,7 +207,8 @@ DEFINE_DCC_SNAPS(nscc_snaps, struct nscc_snap, snap, nscc_snap_fill);
 #define nscc_param(name, lo, hi, desc)					\
 	dcc_param_snap(name, name, lo, hi, nscc_snaps, desc)
 
-nscc_param(nic_mbps, 1, 800000, "host link (NIC) rate, Mbit/s: sets the BDP, maxwnd and the gains");
+nscc_param(nic_mbps, 0, 800000,
+	   "host link (NIC) rate, Mbit/s: sets the BDP, maxwnd and the gains; 0 = the egress device's link speed (dcc_lib dev_speed), else UE's reference 100000");
 nscc_param(network_rtt_us, 0, 1000000,
 	   "network RTT for the gains and the eta period, us; 0 = the flow's base RTT");
 nscc_param(target_us, 0, 1000000, "target queueing delay, us; 0 = target_pct of the network RTT");
@@ -359,8 +363,9 @@ static noinline void nscc_conf_refresh(const struct sock *sk, struct nscc *ca)
 	nscc_share_read(sk, k, sampled ? min_rtt : 0);
 	base_us = nscc_base_of(sk, k->snap, k->shared_us);
 	if (base_us != k->base_us || mss != k->c.mss || ecn != k->ecn) {
-		nscc_resolve(&k->snap->p, dcc_us_to_ns(base_us), mss, ecn,
-			     ca->st.glue & NSCC_G_MNSCC, &k->c);
+		nscc_resolve_nic(&k->snap->p, dcc_egress_speed_mbps(sk),
+				 dcc_us_to_ns(base_us), mss, ecn,
+				 ca->st.glue & NSCC_G_MNSCC, &k->c);
 		k->base_us = base_us;
 		k->ecn = ecn;
 		nscc_decision_stale(&ca->st);	/* new bounds */
@@ -419,8 +424,9 @@ static const struct nscc_cfg *nscc_cfg(const struct sock *sk, struct nscc *ca,
 	rcu_read_lock();
 	snap = container_of(dcc_snap_peek(&nscc_snaps), struct nscc_snap, snap);
 	/* no room to keep a shared read: the own minimum and base_rtt_us */
-	nscc_resolve(&snap->p, dcc_us_to_ns(nscc_base_of(sk, snap, 0)),
-		     max_t(u32, tcp_sk(sk)->mss_cache, 1), nscc_ecn_ok(sk), mnscc, tmp);
+	nscc_resolve_nic(&snap->p, dcc_egress_speed_mbps(sk),
+			 dcc_us_to_ns(nscc_base_of(sk, snap, 0)),
+			 max_t(u32, tcp_sk(sk)->mss_cache, 1), nscc_ecn_ok(sk), mnscc, tmp);
 	rcu_read_unlock();
 	return tmp;
 }

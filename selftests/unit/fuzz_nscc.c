@@ -47,6 +47,7 @@
 struct sock_model {
 	struct nscc_state st;
 	struct nscc_cfg c;	/* resolved for min_rtt_us */
+	u32 dev_mbps;		/* the egress NIC's speed the glue passes */
 	struct nscc_params p;
 	bool mnscc, ecn;
 	bool saw_ce;		/* a CE echo came: the backstop may end */
@@ -97,8 +98,8 @@ static void read_params(struct fz *in, struct nscc_params *p)
 static const struct nscc_cfg *nscc_cfg(struct sock_model *ca)
 {
 	if (ca->cfg_base_us != ca->min_rtt_us || !ca->c.mss) {
-		nscc_resolve(&ca->p, dcc_us_to_ns(ca->min_rtt_us), ca->mss,
-			     ca->ecn, ca->mnscc, &ca->c);
+		nscc_resolve_nic(&ca->p, ca->dev_mbps, dcc_us_to_ns(ca->min_rtt_us),
+				 ca->mss, ca->ecn, ca->mnscc, &ca->c);
 		ca->cfg_base_us = ca->min_rtt_us;
 		nscc_decision_stale(&ca->st);	/* nscc_conf_refresh() */
 		ca->stale = true;
@@ -391,6 +392,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	read_params(&in, &ca.p);
 	ca.mnscc = fz_bool(&in);
 	ca.ecn = fz_bool(&in);
+	/* nic_mbps 0: the egress NIC's speed, or none known (0..800000) */
+	if (fz_bool(&in)) {
+		ca.dev_mbps = fz_bool(&in) ? ca.p.nic_mbps : 0;
+		ca.p.nic_mbps = 0;
+	}
 	ca.mss = fz_mss(&in);
 	/* anywhere in the u64 ns clock, below 2^63 (585 years / 2) */
 	ca.now_ns = fz_raw(&in, 8) >> 1;
