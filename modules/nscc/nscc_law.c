@@ -670,10 +670,20 @@ static noinline void nscc_decide_at(struct nscc_state *st, const struct nscc_cfg
 	st->srtt_span = (srtt >> NSCC_SRTT_FALL) + (srtt >> NSCC_SRTT_RISE);
 }
 
-/* srtt for the pacing rate: the kernel's, or the base RTT before one */
+/*
+ * srtt for the pacing rate: the kernel's, at most the RTT the law aims at
+ * (base RTT + target: c->qa_ns), or the base RTT before any sample.  At
+ * most: the pacer is there to spread the window over a round trip, not to
+ * brake.  After quick adapt cut an incast's windows to what they had
+ * delivered, srtt still held the incast's queue (it falls by 1/8 per
+ * ACK, and the flows now sent few), so cwnd / srtt paced them at ~0.1% of
+ * the link and it stood idle for 35-300 base RTTs (userspace model with
+ * the module's defaults, 16-64 flows at 25 and 100 Gbit/s; none with the
+ * cap).  While a queue stands the window bounds the flow, as in [H].
+ */
 static u64 nscc_pacing_srtt(const struct nscc_cfg *c, u64 srtt_ns)
 {
-	return srtt_ns ? srtt_ns : c->base_ns;
+	return srtt_ns ? min_t(u64, srtt_ns, c->qa_ns) : c->base_ns;
 }
 
 void nscc_decide(struct nscc_state *st, const struct nscc_cfg *c,
@@ -733,8 +743,10 @@ void nscc_on_ack(struct nscc_state *st, const struct nscc_cfg *c,
 
 	/*
 	 * srtt_ns 0 (no RTT sample yet: the rate paces on the base RTT) is
-	 * below every band, so those few ACKs all decide.
+	 * below every band, so those few ACKs all decide.  Above the pacing
+	 * cap (nscc_pacing_srtt()) srtt moves nothing: the band is the cap's.
 	 */
+	srtt_ns = min_t(u64, srtt_ns, c->qa_ns);
 	if (likely(!in_loss && nscc_decision_holds(st, srtt_ns))) {
 		d->changed = false;
 		return;

@@ -134,10 +134,15 @@ static void check_cfg(const struct sock_model *ca, const struct nscc_cfg *c)
 		    c->qa_gate, c->gamma_q16, c->floor_q16);
 }
 
-/* srtt the law paces on: the kernel's, or the base RTT before one */
+/*
+ * srtt the law paces on: the kernel's, at most base RTT + target, or the
+ * base RTT before one
+ */
 static u64 pacing_srtt(const struct sock_model *ca, const struct nscc_cfg *c)
 {
-	return ca->srtt_ns ? ca->srtt_ns : c->base_ns;
+	u64 cap = (u64)c->base_ns + c->target_ns;
+
+	return ca->srtt_ns ? (ca->srtt_ns < cap ? ca->srtt_ns : cap) : c->base_ns;
 }
 
 /*
