@@ -98,9 +98,10 @@
  * The band of srtt around the one the rate in force was computed for in
  * which it still stands, as shifts of that srtt: a fall of more than 1/32
  * or a rise of more than 1/8 asks for a new decision.  The pacing rate is
- * a loose bound (pacing_gain_pct, 120% by default, of cwnd / srtt: the
- * window binds): a falling srtt would let it bind, so it follows within
- * 3%; a rising one only loosens it (at most +12.5% above the gain).
+ * a loose bound (pacing_gain_pct, 120% by default, of cwnd / srtt, srtt
+ * capped at base RTT + target: the window binds): a falling srtt would
+ * let it bind, so it follows within 3%; a rising one only loosens it (at
+ * most +12.5% above the gain), and above the cap it moves nothing.
  */
 #define NSCC_SRTT_FALL		5		/* srtt >> 5: 1/32 */
 #define NSCC_SRTT_RISE		3		/* srtt >> 3: 1/8 */

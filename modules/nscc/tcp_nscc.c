@@ -37,7 +37,8 @@
  * max(min(W/2, 4), 1), which a minority of bad paths cannot move.
  *
  * Linux mapping: cwnd is kept in bytes by the law (nscc_law.c);
- * snd_cwnd = cwnd / mss and the socket paces at pacing_gain * cwnd / srtt
+ * snd_cwnd = cwnd / mss and the socket paces at pacing_gain * cwnd /
+ * min(srtt, base RTT + target) (nscc_pacing_srtt())
  * (internal pacing, as BBR; TSO autosizing needs the rate anyway).  The
  * per-ACK ECN bit is the change of tp->delivered_ce (the packets this ACK
  * delivered were echoed CE).  The receiving socket must echo CE per packet
@@ -240,7 +241,8 @@ nscc_param(median_ewma, 0, 1, "MNSCC: feed the delay EWMA the median instead of 
 nscc_param(median_lower, 0, 1,
 	   "MNSCC: even windows take the lower median (1) or the mean of the middle two (0)");
 nscc_param(cwnd_limited_only, 0, 1, "increase only while cwnd-limited (RFC 7661 spirit)");
-nscc_param(pacing_gain_pct, 100, 1000, "pacing rate = this % of cwnd / srtt");
+nscc_param(pacing_gain_pct, 100, 1000,
+	   "pacing rate = this % of cwnd / min(srtt, base RTT + target)");
 nscc_param(base_rtt_us, 0, 1000000,
 	   "the path's base RTT if known, us: the flow's base is the lower of this and its measured minimum (UE's configured base_rtt); 0 = measured");
 nscc_param(share_base_rtt, 0, 1,
