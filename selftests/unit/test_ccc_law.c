@@ -914,6 +914,182 @@ static void test_trajectory(bool qb_window)
 	tap_end_todo("Fig. 7: the state stays near the curve, mostly in H_1^d / H_2^i (README, CCC)");
 }
 
+/* tcp_ccc.c's parameters exactly (ccc_knobs_default()), R_l = C, RTT_min by @base_mode */
+static void sim_init_module_defaults(struct sim *s, u64 mu, u32 base_us, int base_mode)
+{
+	const struct ccc_knobs k = ccc_knobs_default();
+
+	sim_init(s, mu, base_us, k.q_b_us, 0);	/* R_l = mu */
+	ccc_params_init(&s->h.p, &k);	/* fair_ai 31 per mille, not 1/32 */
+	sim_base_mode(s, base_mode);
+}
+
+/*
+ * tcp_ccc.ko as loaded, at datacenter scale: every module parameter at
+ * its default (q_b_us 50, gamma_pct 20, ut_pct 5, qv_near_pct 5,
+ * span_pct 25, min_samples 8, n_ai_max 10, cwnd_gain_pct 110, cwnd_qb 0,
+ * fair_ai_pml 31, start_mode 0), line_rate_mbps 0 on a hardware NIC, so
+ * R_l = the NIC's link speed (dcc_lib's dev_speed; C here, and r0 = R_l),
+ * base_rtt_us 0: RTT_min is tcp_min_rtt(), the minimum shared by the
+ * flows of one host (share_base_rtt 1), each host's its own.  100 Gbit/s
+ * with 12 us (BDP 100 packets) and 25 Gbit/s with 8 us (16.7), no noise.
+ * The rest of this file runs the VM's scale with R_l and RTT_min given.
+ *
+ * Measured: a lone flow is at >= 90% of C after 2 RTT and then holds
+ * the link with 0.01 / 0.06 BDP queued (its window, 1.1 R_l RTT_min,
+ * binds first); a second flow 50 RTT later, of the same host or another
+ * (whose SYN sees that near-empty queue): Jain 1.0000, 1.20 / 1.28 BDP
+ * queued (both at r = R_l, window-bound: q < q_B); a 16-to-1 incast from
+ * 16 hosts at once: util 1.000, Jain 0.996, the queue at q_B: 4.74 / 7.01
+ * BDP (57 / 56 us), after a peak of 16.6 / 17.3 BDP.  One host's flows
+ * sharing the minimum give the same figures: every SYN sees the empty
+ * path.  (The estimate the glue used before dev_speed split two hosts'
+ * flows 72:28 for good: R_l ran ~1.28x above C, so the lone flow kept
+ * 0.42 BDP queued, which the newcomer's SYN took as empty path.)
+ *
+ * Not achieved (TODO): q_B = 50 us, chosen above Linux's software
+ * timestamp noise, is 4.2 / 6.3 BDP at these RTTs, and an incast's
+ * queue stands there.  And flows of different hosts cannot share a
+ * minimum: from the third host on, a joiner's SYN sees the others'
+ * queue, its tcp_min_rtt() keeps it as empty path and it pushes the
+ * queue up to its own target (4 hosts 5 RTT apart: the fourth takes
+ * ~0.7 of C, Jain 0.44).  16 hosts 5 RTT apart ratchet the queue to 3
+ * ms by the last join at 100 Gbit/s (~10 ms after): Jain 0.44 / 0.46,
+ * the queue 602 / 669 BDP (7.2 / 5.4 ms) 200-700 RTT after the last
+ * join.  With base_rtt_us set (BASE_KNOWN; the README's advice across
+ * hosts): Jain 0.995 / 1.000, 5.1 / 7.6 BDP.
+ */
+static void test_datacenter_defaults(void)
+{
+	static const struct { u64 mu; u32 base_us; } sc[] = {
+		{ 12500000000ULL, 12 },	/* 100 Gbit/s, 12 us: BDP 100 packets */
+		{ 3125000000ULL, 8 },	/* 25 Gbit/s, 8 us: BDP 16.7 packets */
+	};
+	/* tcp_ccc.c's module_param defaults, the law's part */
+	const struct ccc_knobs mod = {
+		.q_b_us = 50, .gamma_pct = 20, .ut_pct = 5, .qv_near_pct = 5,
+		.span_pct = 25, .min_samples = 8, .n_ai_max = 10,
+		.cwnd_gain_pct = 110, .cwnd_qb = 0, .fair_ai_pml = 31,
+	};
+	const struct ccc_knobs k = ccc_knobs_default();
+	const u32 qb = k.q_b_us;
+	const int n = 16;
+	double qinc[2], qinc_us[2], jst[2], qst[2];
+	struct sim s;
+
+	for (unsigned j = 0; j < 2; j++) {
+		const u64 mu = sc[j].mu;
+		const u32 base = sc[j].base_us;
+		const double bdp = (double)mu * base / 1e6, g = mu * 8e-9;
+		double t[MAXF], peak, qd;
+		int first90 = -1;
+
+		/* (a) a lone flow */
+		tap_begin("datacenter scale, module defaults, %.0f Gbit/s %u us: a lone flow at >= 90%% of C within 5 RTT, then >= 95%% with <= 0.25 BDP queued",
+			  g, base);
+		CHECK(!memcmp(&k, &mod, sizeof(k)), "ccc_knobs_default() is not tcp_ccc.c's");
+		sim_init_module_defaults(&s, mu, base, BASE_SHARED);
+		flow_start(&s, 0, s.h.line);
+		for (int r = 1; r <= 100 && first90 < 0; r++) {
+			sim_run(&s, base, t);
+			if (t[0] >= 0.9 * mu)
+				first90 = r;
+		}
+		sim_run(&s, 200 * base, NULL);
+		sim_run(&s, 500 * base, t);
+		qd = mean_qdelay_us(&s);
+		tap_diag("lone: >= 90%% of C after %d RTT; then util %.3f, queue %.2f BDP (%.2f us), max %.2f BDP",
+			 first90, t[0] / mu, qd / base, qd, s.q_max / bdp);
+		CHECK(first90 > 0 && first90 <= 5, "90%% after %d RTT", first90);
+		CHECK(t[0] >= 0.95 * mu, "util %.3f", t[0] / mu);
+		CHECK(qd <= 0.25 * base, "queue %.2f BDP", qd / base);
+		sim_free(&s);
+		tap_end();
+
+		/* (b) a second flow 50 RTT later, from R_l: one host, two hosts */
+		tap_begin("datacenter scale, module defaults, %.0f Gbit/s %u us: a second flow 50 RTT later, of the same host or another: Jain >= 0.95, >= 95%% of C after 200 RTT",
+			  g, base);
+		for (int h = 0; h < 2; h++) {
+			const char *who = h ? "two hosts" : "one host";
+
+			sim_init_module_defaults(&s, mu, base, h ? BASE_OWN : BASE_SHARED);
+			flow_start(&s, 0, s.h.line);
+			sim_run(&s, 50 * base, NULL);
+			flow_start(&s, 1, s.h.line);
+			sim_run(&s, 200 * base, NULL);
+			sim_run(&s, 500 * base, t);
+			qd = mean_qdelay_us(&s);
+			tap_diag("two flows, %s: util %.3f, Jain %.4f (%.1f / %.1f Gbit/s), queue %.2f BDP (%.1f us), RTT_min %u / %u ns",
+				 who, sum(t, 2) / mu, jain(t, 2), t[0] * 8e-9, t[1] * 8e-9,
+				 qd / base, qd, s.f[0].cfg.rttmin_ns, s.f[1].cfg.rttmin_ns);
+			CHECK(jain(t, 2) >= 0.95, "%s: Jain %.4f", who, jain(t, 2));
+			CHECK(sum(t, 2) >= 0.95 * mu, "%s: util %.3f", who, sum(t, 2) / mu);
+			sim_free(&s);
+		}
+		tap_end();
+
+		/* (c) 16-to-1 incast from 16 hosts at once, no buffer limit */
+		tap_begin("datacenter scale, module defaults, %.0f Gbit/s %u us: %d-to-1 incast, deep buffer: >= 95%% of C, Jain >= 0.95, queue within [0.5, 2] q_B",
+			  g, base, n);
+		sim_init_module_defaults(&s, mu, base, BASE_OWN);
+		for (int i = 0; i < n; i++)
+			flow_start(&s, i, s.h.line);
+		sim_run(&s, 200 * base, NULL);
+		peak = s.q_max;
+		sim_run(&s, 500 * base, t);
+		qd = mean_qdelay_us(&s);
+		qinc[j] = qd / base;
+		qinc_us[j] = qd;
+		tap_diag("incast: peak queue %.1f BDP in the first 200 RTT; then util %.3f, Jain %.4f, queue %.2f BDP (%.1f us, q_B %u), max %.2f BDP",
+			 peak / bdp, sum(t, n) / mu, jain(t, n), qd / base, qd, qb, s.q_max / bdp);
+		CHECK(sum(t, n) >= 0.95 * mu, "util %.3f", sum(t, n) / mu);
+		CHECK(jain(t, n) >= 0.95, "Jain %.4f", jain(t, n));
+		CHECK(qd >= 0.5 * qb && qd <= 2.0 * qb, "queue %.1f us", qd);
+		sim_free(&s);
+		tap_end();
+	}
+	tap_begin("datacenter scale, module defaults: the %d-to-1 incast's queue within 1 BDP: %.2f BDP (%.0f us) at 100 Gbit/s 12 us, %.2f BDP (%.0f us) at 25 Gbit/s 8 us",
+		  n, qinc[0], qinc_us[0], qinc[1], qinc_us[1]);
+	CHECK(qinc[0] <= 1.0, "100 Gbit/s: %.2f BDP", qinc[0]);
+	CHECK(qinc[1] <= 1.0, "25 Gbit/s: %.2f BDP", qinc[1]);
+	tap_end_todo("q_B = 50 us (above software timestamp noise) is 4.2 / 6.3 BDP at these RTTs");
+
+	/* 16 hosts joining 5 RTT apart: own tcp_min_rtt(), then base_rtt_us */
+	for (unsigned j = 0; j < 2; j++) {
+		const u64 mu = sc[j].mu;
+		const u32 base = sc[j].base_us;
+		double t[MAXF], qd;
+
+		for (int m = BASE_OWN; m >= BASE_KNOWN; m--) {
+			sim_init_module_defaults(&s, mu, base, m);
+			for (int i = 0; i < n; i++) {
+				flow_start(&s, i, s.h.line);
+				sim_run(&s, 5 * base, NULL);
+			}
+			sim_run(&s, 200 * base, NULL);
+			sim_run(&s, 500 * base, t);
+			qd = mean_qdelay_us(&s);
+			tap_diag("%.0f Gbit/s %u us, %s: util %.3f, Jain %.4f, queue %.1f BDP (%.0f us), the last flow's RTT_min %u us",
+				 mu * 8e-9, base, m == BASE_OWN ? "own tcp_min_rtt()" : "base_rtt_us set",
+				 sum(t, n) / mu, jain(t, n), qd / base, qd,
+				 s.f[n - 1].cfg.rttmin_ns / 1000);
+			if (m == BASE_OWN) {
+				jst[j] = jain(t, n);
+				qst[j] = qd / base;
+			}
+			sim_free(&s);
+		}
+	}
+	tap_begin("datacenter scale, module defaults: %d hosts joining 5 RTT apart: Jain >= 0.95, queue within 2 q_B: Jain %.2f / %.2f, queue %.0f / %.0f BDP at 100 / 25 Gbit/s",
+		  n, jst[0], jst[1], qst[0], qst[1]);
+	for (unsigned j = 0; j < 2; j++) {
+		CHECK(jst[j] >= 0.95, "%.0f Gbit/s: Jain %.4f", sc[j].mu * 8e-9, jst[j]);
+		CHECK(qst[j] * sc[j].base_us <= 2.0 * qb, "%.0f Gbit/s: queue %.0f BDP",
+		      sc[j].mu * 8e-9, qst[j]);
+	}
+	tap_end_todo("flows of different hosts cannot share a minimum: set base_rtt_us (README)");
+}
+
 int main(void)
 {
 	if (getenv("CCC_TRACE"))
@@ -965,5 +1141,6 @@ int main(void)
 	test_refill();
 	test_trajectory(false);
 	test_trajectory(true);
+	test_datacenter_defaults();
 	return tap_done();
 }
