@@ -294,6 +294,22 @@ static void flow_start(struct sim *s, int i)
 	flow_start_rtt(s, i, s->base_ns);
 }
 
+/*
+ * Subtest 12's incast: 16 flows at @mu, @base_us, as a host runs them
+ * (auto RTT_base seeded by the handshake), on a lossless link or a 1-BDP
+ * drop-tail buffer (@droptail), started now.
+ */
+static void dc_incast16(struct sim *s, u64 mu, u32 base_us, bool droptail)
+{
+	sim_init(s, mu, base_us, 0, 1);
+	s->h.base_us = 0;
+	s->h.syn = true;
+	if (droptail)
+		s->m.link.limit_bytes = (u64)((double)mu * base_us / 1e6);
+	for (int i = 0; i < 16; i++)
+		flow_start(s, i);
+}
+
 /* Run for @us; per-flow throughput (bytes/s) and queue stats over that span. */
 static void sim_run(struct sim *s, u64 us, double *tput)
 {
@@ -1122,11 +1138,7 @@ int main(void)
 			q2 = mean_q_bdp(&s);
 			sim_free(&s);
 
-			sim_init(&s, dc[j].mu, b, 0, 1);
-			s.h.base_us = 0;
-			s.h.syn = true;
-			for (i = 0; i < 16; i++)
-				flow_start(&s, i);
+			dc_incast16(&s, dc[j].mu, b, false);
 			sim_run(&s, 200ULL * b, NULL);
 			sim_run(&s, 500ULL * b, t);
 			for (u16 = 0, i = 0; i < 16; i++)
@@ -1135,12 +1147,7 @@ int main(void)
 			q16 = mean_q_bdp(&s);
 			sim_free(&s);
 
-			sim_init(&s, dc[j].mu, b, 0, 1);
-			s.h.base_us = 0;
-			s.h.syn = true;
-			s.m.link.limit_bytes = (u64)bdp_bytes(&s);
-			for (i = 0; i < 16; i++)
-				flow_start(&s, i);
+			dc_incast16(&s, dc[j].mu, b, true);
 			sim_run(&s, 700ULL * b, t);
 			drops = s.m.st.drops;
 			for (i = 0; i < 16; i++)
