@@ -1022,6 +1022,210 @@ static void test_update_clock(void)
 		 100.0 * l16.drops / (double)l16.delivered, l16.jain);
 }
 
+/*
+ * Datacenter scale with the modules' own defaults (no parameter set):
+ * 100 Gbit/s with a 12 us base RTT and 25 Gbit/s with 8 us, 1500-byte
+ * packets, the sender's NIC = the link (rate_max = C), a lossless FIFO,
+ * no noise (the figures do not depend on DCC_SEED).  The defaults are
+ * the papers' 10 Gbit/s values (T_low 50 us, T_high 500 us, delta
+ * 10 Mbit/s, a 1 Mbit/s floor, one update per 64 KB completion) and C is
+ * unknown (link_mbps 0; the glue does not pass the NIC's link speed,
+ * dcc_egress_speed_mbps()), so a flow starts at the initial window over
+ * the RTT (10 and 15 Gbit/s here) and SQCC's N is this host's flow count
+ * (n_local = 1 here).
+ *
+ * Asserted per scale, for the three: a lone flow carries >= 0.9 C in
+ * every RTT of 10 from at most 100 RTT after its start; 16 flows started
+ * together (each at the module's initial rate) carry >= 0.9 C over RTT
+ * 3000-6000 with Jain >= 0.9, every flow >= half its fair share, a mean
+ * queue <= T_high and a peak <= 2 T_high; they settle within 1000 RTT
+ * (every 100-RTT block from then on at >= 0.9 C and Jain >= 0.9).  None
+ * holds for all three yet (TODO).  Reported: 16 flows on a 1-BDP
+ * drop-tail buffer (drops), and SQCC against patched TIMELY at N = 64
+ * from C/64 (the unstable regime).
+ */
+#define DC_NF 16
+#define DC_RTT 6000		/* RTTs of a 16-flow run */
+#define DC_FROM 3000		/* measured from */
+#define DC_SETTLE 1000
+
+static const struct { u32 mbps, base_us; } dc_scale[] = {
+	{ 100000, 12 }, { 25000, 8 },
+};
+
+/* tcp_timely.c's parameter initialisers, per variant */
+static struct timely_params dc_params(int kind)
+{
+	return (struct timely_params){
+		.t_low_us = 50, .t_high_us = 500, .rtt_ref_us = 50,
+		.alpha_ppm = 875000,
+		.beta_ppm = kind == TIMELY_LAW_GRADIENT ? 800000 : 8000,
+		.delta_kbps = 10000, .seg_bytes = 65536,
+		.rate_min_kbps = 1000,
+		.hai_thresh = kind == TIMELY_LAW_GRADIENT ? 5 : 0,
+		.loss_md_pct = 50, .loss_regain = 1,
+		.empty_hai = kind != TIMELY_LAW_GRADIENT,
+		/* min_rtt_us, base_rtt_us, link_mbps, init_rate_kbps,
+		 * update_clock, delay_mode, rtt_filter, n_source, n_flows,
+		 * thigh_max_cut: 0
+		 */
+	};
+}
+
+/* the config tcp_timely.c resolves (the NIC's speed @mbps is not used) */
+static struct timely_cfg dc_cfg(int kind, u32 mbps)
+{
+	struct timely_params p = dc_params(kind);
+	struct timely_cfg c;
+
+	(void)mbps;
+	timely_cfg_resolve(&c, (u8)kind, &p);
+	return c;
+}
+
+/* @c's senders on the scale's link; SQCC's N source as resolved */
+static struct sim *dc_sim(const struct timely_cfg *c, u64 C, u32 base_us,
+			  u64 limit_bytes)
+{
+	struct sim *m = sim_new(c, C, C, base_us, 1500, 1, 0);
+
+	m->c.n_source = c->n_source;
+	m->c.n_flows = c->n_flows;
+	m->m.link.limit_bytes = limit_bytes;
+	return m;
+}
+
+/* a lone flow: the first RTT of 10 in a row at >= 0.9 C (20000 = never) */
+static u32 dc_lone(int kind, int sc)
+{
+	u64 C = dc_scale[sc].mbps * DCC_MBPS_TO_BPS;
+	u32 base = dc_scale[sc].base_us, run = 0, w;
+	struct timely_cfg c = dc_cfg(kind, dc_scale[sc].mbps);
+	struct sim *m = dc_sim(&c, C, base, 0);
+	double t[MAXF];
+
+	flow_start(m, 0, 0);
+	for (w = 0; w < 20000 && run < 10; w++) {
+		sim_run(m, base, t, NULL);
+		run = t[0] >= 0.9 * C ? run + 1 : 0;
+	}
+	sim_free(m);
+	return run == 10 ? w - 10 : 20000;
+}
+
+struct dc_res {
+	double util, jain, min_share, q_mean_us, q_max_us, t_high_us;
+	u32 settle;		/* RTT from which every block is at 0.9/0.9 */
+	u64 drops, sent;
+};
+
+/* @nf flows of @kind at once, each at the module's initial rate */
+static void dc_incast(int kind, int sc, int nf, u64 limit_bytes,
+		      struct dc_res *r)
+{
+	u64 C = dc_scale[sc].mbps * DCC_MBPS_TO_BPS;
+	u32 base = dc_scale[sc].base_us;
+	struct timely_cfg c = dc_cfg(kind, dc_scale[sc].mbps);
+	struct sim *m = dc_sim(&c, C, base, limit_bytes);
+	double t[MAXF], bytes[MAXF] = { 0 }, q = 0;
+	int nb = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->t_high_us = c.t_high_ns / 1e3;
+	for (int i = 0; i < nf; i++)
+		flow_start(m, i, 0);
+	for (u32 b = 0; b < DC_RTT; b += 100) {
+		double u;
+
+		sim_run(m, 100ULL * base, t, NULL);
+		u = sum(t, nf) / C;
+		if (u < 0.9 || jain(t, nf) < 0.9)
+			r->settle = b + 100;
+		r->drops += m->m.st.drops;
+		r->sent += (u64)(u * C * 100 * base / 1e6 / 1500);
+		if (b < DC_FROM)
+			continue;
+		for (int i = 0; i < nf; i++)
+			bytes[i] += t[i];
+		q += model_mean_q_bytes(&m->m);
+		r->q_max_us = fmax(r->q_max_us, m->m.st.q_max_bytes * 1e6 / C);
+		nb++;
+	}
+	r->util = sum(bytes, nf) / nb / C;
+	r->jain = jain(bytes, nf);
+	r->min_share = 1e9;
+	for (int i = 0; i < nf; i++)
+		r->min_share = fmin(r->min_share, bytes[i] / nb / ((double)C / nf));
+	r->q_mean_us = q / nb * 1e6 / C;
+	sim_free(m);
+}
+
+/* N flows from C/N, SQCC with N known: the mean queue, pkts */
+static double dc_unstable(int kind, int sc, int nf)
+{
+	u64 C = dc_scale[sc].mbps * DCC_MBPS_TO_BPS;
+	u32 base = dc_scale[sc].base_us;
+	struct timely_cfg c = dc_cfg(kind, dc_scale[sc].mbps);
+	struct sim *m = dc_sim(&c, C, base, 0);
+	struct qstats qs;
+
+	if (kind == TIMELY_LAW_SQCC) {
+		m->c.n_source = TIMELY_N_FIXED;
+		m->c.n_flows = nf;
+	}
+	for (int i = 0; i < nf; i++)
+		flow_start(m, i, C / nf);
+	sim_run(m, 3000ULL * base, NULL, NULL);
+	sim_run(m, 3000ULL * base, NULL, &qs);
+	sim_free(m);
+	return qs.mean;
+}
+
+static void test_datacenter_defaults(void)
+{
+	for (int sc = 0; sc < 2; sc++) {
+		u32 mbps = dc_scale[sc].mbps, base = dc_scale[sc].base_us;
+		struct dc_res r[3], dt[3];
+		u32 t90[3];
+
+		for (int k = 0; k < 3; k++) {
+			t90[k] = dc_lone(k, sc);
+			dc_incast(k, sc, DC_NF, 0, &r[k]);
+			dc_incast(k, sc, DC_NF, (u64)mbps * DCC_MBPS_TO_BPS * base / 1000000, &dt[k]);
+		}
+		tap_begin("datacenter scale, module defaults, %u Gbit/s %u us: a lone flow at >= 0.9 C from RTT %u, %u, %u (timely, timely_p, sqcc; <= 100)",
+			  mbps / 1000, base, t90[0], t90[1], t90[2]);
+		for (int k = 0; k < 3; k++)
+			CHECK(t90[k] <= 100, "%s: %u RTT", kname[k], t90[k]);
+		tap_end_todo("C unknown: the flow starts at the initial window over the RTT and adds delta = 10 Mbit/s per 64 KB completion (link_mbps = C would start it at C, but turns SQCC's N to the sender-side estimate)");
+		tap_begin("datacenter scale, module defaults, %u Gbit/s %u us: 16 flows at once, RTT %u-%u: util %.3f %.3f %.3f, Jain %.3f %.3f %.3f (>= 0.9), min share %.2f %.2f %.2f (>= 0.5), queue %.0f %.0f %.0f us, peak %.0f %.0f %.0f (T_high %.0f: <= 1x, 2x)",
+			  mbps / 1000, base, DC_FROM, DC_RTT, r[0].util, r[1].util, r[2].util,
+			  r[0].jain, r[1].jain, r[2].jain, r[0].min_share, r[1].min_share,
+			  r[2].min_share, r[0].q_mean_us, r[1].q_mean_us, r[2].q_mean_us,
+			  r[0].q_max_us, r[1].q_max_us, r[2].q_max_us, r[0].t_high_us);
+		for (int k = 0; k < 3; k++)
+			CHECK(r[k].util >= 0.9 && r[k].jain >= 0.9 && r[k].min_share >= 0.5 &&
+			      r[k].q_mean_us <= r[k].t_high_us && r[k].q_max_us <= 2 * r[k].t_high_us,
+			      "%s: util %.3f jain %.3f share %.2f q %.1f/%.1f us (T_high %.1f)",
+			      kname[k], r[k].util, r[k].jain, r[k].min_share, r[k].q_mean_us,
+			      r[k].q_max_us, r[k].t_high_us);
+		tap_end_todo("one update per 64 KB: at C/16 7-42 RTT apart; TIMELY's g over that span is >> 1 and cuts to the 1 Mbit/s floor, where a completion takes 0.5 s (SQCC's E_MAX at T_high too, at 100 Gbit/s); the gentle cut above T_high (beta 0.008 per completion) leaves timely_p's and SQCC's 16 flows at 25 Gbit/s 7x T_high");
+		tap_begin("datacenter scale, module defaults, %u Gbit/s %u us: the 16 flows settle (each 100-RTT block at >= 0.9 C, Jain >= 0.9) from RTT %u, %u, %u (<= %u)",
+			  mbps / 1000, base, r[0].settle, r[1].settle, r[2].settle, DC_SETTLE);
+		for (int k = 0; k < 3; k++)
+			CHECK(r[k].settle <= DC_SETTLE, "%s: %u", kname[k], r[k].settle);
+		tap_end_todo("as the 16 flows above: TIMELY (and SQCC at 100 Gbit/s) stay at the floor");
+		tap_diag("datacenter scale, %u Gbit/s %u us: 16 flows at once on a 1-BDP drop-tail buffer, RTT 3000-6000: util %.3f %.3f %.3f, Jain %.3f %.3f %.3f; over the run drops %.2f%% %.2f%% %.2f%% of delivered (timely, timely_p, sqcc)",
+			 mbps / 1000, base, dt[0].util, dt[1].util, dt[2].util, dt[0].jain,
+			 dt[1].jain, dt[2].jain, 100.0 * dt[0].drops / fmax(dt[0].sent, 1),
+			 100.0 * dt[1].drops / fmax(dt[1].sent, 1),
+			 100.0 * dt[2].drops / fmax(dt[2].sent, 1));
+		tap_diag("datacenter scale, %u Gbit/s %u us: 64 flows from C/64 (E = 8), mean queue: timely_p %.0f, sqcc (N known) %.0f pkts",
+			 mbps / 1000, base, dc_unstable(TIMELY_LAW_PATCHED, sc, 64),
+			 dc_unstable(TIMELY_LAW_SQCC, sc, 64));
+	}
+}
+
 int main(void)
 {
 	tap_header();
@@ -1036,5 +1240,6 @@ int main(void)
 	test_incast_paper();
 	test_droptail();
 	test_update_clock();
+	test_datacenter_defaults();
 	return tap_done();
 }
