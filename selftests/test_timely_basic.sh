@@ -32,13 +32,16 @@ for a in "${ALGS[@]}"; do
 done
 ktap_test_result "modprobe tcp_timely tcp_timely_p tcp_sqcc registers all three (dcc_lib refcnt $(cat /sys/module/dcc_lib/refcnt 2>/dev/null))" [ $ok = 1 ]
 
-# 2-4. tunables: a bad write is refused and the old value stays
+# 2-4. tunables: a bad write is refused and the old value stays (T_low
+# and T_high given first: their 0 defaults, derived from C, order nothing)
 n=0 all=1
 for a in "${ALGS[@]}"; do
+	echo 500 >"/sys/module/tcp_$a/parameters/t_high_us"
+	echo 50 >"/sys/module/tcp_$a/parameters/t_low_us"
 	for bad in "alpha_ppm 0" "alpha_ppm 1000001" "beta_ppm 0" "beta_ppm abc" \
-		   "delta_kbps 0" "delta_kbps 100000001" "t_low_us 0" "t_low_us 500" \
+		   "delta_kbps -1" "delta_kbps 100000001" "t_low_us -1" "t_low_us 500" \
 		   "t_high_us 50" "t_high_us 1000001" "seg_bytes 1000" "seg_bytes 4194305" \
-		   "link_mbps 800001" "rate_min_kbps 0" "hai_thresh 256" "loss_md_pct 101" "loss_regain 2" "empty_hai 2" "update_clock 2" \
+		   "link_mbps 800001" "rate_min_kbps 100000001" "hai_thresh 256" "loss_md_pct 101" "loss_regain 2" "empty_hai 2" "update_clock 3" \
 		   "delay_mode 2" "rtt_filter -1" "min_rtt_us 1000001" "base_rtt_us 99999999999" \
 		   "init_rate_kbps 800000001"; do
 		# shellcheck disable=SC2086
@@ -46,7 +49,7 @@ for a in "${ALGS[@]}"; do
 		n=$((n + 1))
 	done
 done
-for bad in "tcp_timely_p rtt_ref_us 0" "tcp_sqcc n_source 4" "tcp_sqcc n_flows 65536" \
+for bad in "tcp_timely_p rtt_ref_us 1000001" "tcp_sqcc n_source 4" "tcp_sqcc n_flows 65536" \
 	"tcp_sqcc thigh_max_cut 2"; do
 	# shellcheck disable=SC2086
 	param_write_refused $bad || all=0
@@ -55,11 +58,16 @@ done
 ktap_test_result "$n out-of-range/garbage tunable writes refused (incl. T_low >= T_high), values unchanged" [ $all = 1 ]
 P=/sys/module/tcp_sqcc/parameters
 if echo 600 >$P/t_high_us && echo 100 >$P/t_low_us && [[ $(cat $P/t_low_us) == 100 ]] &&
-	echo 50 >$P/t_low_us && echo 500 >$P/t_high_us && [[ $(cat $P/t_high_us) == 500 ]]; then
-	ktap_test_pass "valid threshold writes are taken (sqcc T_high 600, T_low 100, then back to 50/500)"
+	echo 50 >$P/t_low_us && echo 500 >$P/t_high_us && [[ $(cat $P/t_high_us) == 500 ]] &&
+	echo 0 >$P/t_low_us && echo 0 >$P/t_high_us && [[ $(cat $P/t_high_us) == 0 ]]; then
+	ktap_test_pass "valid threshold writes are taken (sqcc T_high 600, T_low 100, 50/500, then the defaults 0/0)"
 else
 	ktap_test_fail "valid threshold writes are taken"
 fi
+for a in "${ALGS[@]}"; do	# the defaults back (0: derived from C)
+	echo 0 >"/sys/module/tcp_$a/parameters/t_low_us"
+	echo 0 >"/sys/module/tcp_$a/parameters/t_high_us"
+done
 ktap_load_refused tcp_timely_p beta_ppm=0
 
 # loopback flows at a paced 50 Mbit/s start (then the law's own dynamics)

@@ -71,10 +71,10 @@ dcc_testbed_list() { # MOD RATE_MBIT RTT_MS
 	timely | timely_p | sqcc)
 		q=$((500000 / r))
 		((q >= 1)) || q=1
-		echo "t_high_us $((10 * q)) 500"
-		echo "t_low_us $q 50"
-		echo "delta_kbps $((2 * r)) 10000"
-		if [[ $m == timely_p ]]; then echo "rtt_ref_us $q 50"; fi
+		echo "t_high_us $((10 * q)) 0"
+		echo "t_low_us $q 0"
+		echo "delta_kbps $((2 * r)) 0"
+		if [[ $m == timely_p ]]; then echo "rtt_ref_us $q 0"; fi
 		# SQCC's delta = C k / N^2 needs C: without link_mbps it takes
 		# C = 1000 delta0, the paper's ratio, twice the testbed's link
 		# (delta0 = C/500 here); N stays this host's flow count, which

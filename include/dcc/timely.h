@@ -140,25 +140,54 @@ enum timely_n_source {
 };
 
 /*
+ * The link-rate defaults (a parameter left at 0, update_clock 2): with C
+ * known (link_mbps, else the egress NIC's link speed the glue passes to
+ * timely_cfg_resolve_nic()), the papers' 10 Gbit/s values scaled with
+ * C / 10 Gbit/s, i.e. the README's recipe: T_low0 = seg/C (52 us at
+ * 10 Gbit/s: the paper's 50), T_high = TIMELY_AUTO_THIGH_MULT T_low0,
+ * RTT_ref = T_low0, delta = C / TIMELY_AUTO_DELTA_DIV (10 Mbit/s at
+ * 10 Gbit/s), rate_min = C / TIMELY_AUTO_FLOOR_DIV but never below
+ * TIMELY_RATE_MIN_KBPS (1 Mbit/s); with C unknown, the 10 Gbit/s values
+ * themselves.  update_clock 2: above TIMELY_AUTO_CLOCK_MBPS (the papers'
+ * 10 Gbit/s) one update per max(D_minRTT, seg/C) whatever was acked
+ * (Eq. 3's tau* of a line-rate flow, for every flow; without a
+ * min_rtt_us that is also g's normaliser), at or below it (or C
+ * unknown) the completion clock.
+ */
+#define TIMELY_T_LOW_US 50		/* C unknown: the paper's 10 Gbit/s */
+#define TIMELY_T_HIGH_US 500
+#define TIMELY_DELTA_KBPS 10000
+#define TIMELY_RATE_MIN_KBPS 1000
+#define TIMELY_AUTO_THIGH_MULT 10
+#define TIMELY_AUTO_DELTA_DIV 1000
+#define TIMELY_AUTO_FLOOR_DIV 10000
+#define TIMELY_AUTO_CLOCK_MBPS 10000	/* the papers' line rate */
+
+/* update_clock */
+#define TIMELY_CLOCK_COMPLETION 0
+#define TIMELY_CLOCK_RTT 1
+#define TIMELY_CLOCK_AUTO 2
+
+/*
  * The module parameters, in their sysfs units: the glue's snapshot at
- * init, turned into a struct timely_cfg once by timely_cfg_resolve().
+ * init, turned into a struct timely_cfg once by timely_cfg_resolve_nic().
  */
 struct timely_params {
-	u32 t_low_us, t_high_us;	/* 1..10^6, t_low < t_high */
-	u32 rtt_ref_us;			/* patched TIMELY, 1..10^6 */
+	u32 t_low_us, t_high_us;	/* 0..10^6, t_low < t_high; 0 = from C */
+	u32 rtt_ref_us;			/* patched TIMELY, 0..10^6, 0 = T_low */
 	u32 alpha_ppm, beta_ppm;	/* 1..10^6 */
-	u32 delta_kbps;			/* 1..10^8 */
+	u32 delta_kbps;			/* 0..10^8, 0 = from C */
 	u32 min_rtt_us;			/* D_minRTT, 0..10^6, 0 = base RTT */
 	u32 base_rtt_us;		/* 0..10^6, 0 = the measured min RTT */
 	u32 seg_bytes;			/* 1448..4194304 */
 	u32 link_mbps;			/* C, 0..800000, 0 = unknown */
-	u32 rate_min_kbps;		/* 1..10^8 */
+	u32 rate_min_kbps;		/* 0..10^8, 0 = from C */
 	u32 init_rate_kbps;		/* 0..8 * 10^8, 0 = link or IW / RTT */
 	u32 hai_thresh;			/* 0..255 */
 	u32 loss_md_pct;		/* 0..100 */
 	u32 loss_regain;		/* 0..1 */
 	u32 empty_hai;			/* 0..1 */
-	u32 update_clock;		/* 0 completion, 1 RTT */
+	u32 update_clock;		/* 0 completion, 1 RTT, 2 auto */
 	u32 delay_mode;			/* 0 relative, 1 absolute */
 	u32 rtt_filter;			/* 0 min, 1 last */
 	u32 n_source;			/* SQCC: enum timely_n_source */
@@ -179,9 +208,12 @@ struct timely_params {
  * relative thresholds, the cwnd horizon) are single operations where used.
  */
 struct timely_cfg {
-	u64 delta_bytes_ps : 35;	/* delta (SQCC: delta0, the cap of
+	u64 delta_bytes_ps : 34;	/* delta (SQCC: delta0, the cap of
 					 * C k / N^2), <= 1.25e10 < 2^34
 					 */
+	u64 dmin_floor : 1;	/* dmin_ns is a floor under the base RTT
+				 * (update_clock 2: seg/C), not D_minRTT
+				 */
 	u64 regain : 1;		/* loss_regain: regain after a loss cut */
 	u64 empty_hai : 1;	/* empty_hai: HAI's step while the queue
 				 * stays near empty
@@ -332,10 +364,21 @@ struct timely_update {
 /*
  * Parameters -> config, once per socket: T_low < T_high (a reader may
  * see one half of a two-write change), alpha/beta to Q16/Q20 (>= 1),
- * rates to bytes/s, times to ns, SQCC's automatic N source.
+ * rates to bytes/s, times to ns, SQCC's automatic N source (from
+ * link_mbps only), the link-rate defaults of the parameters left at 0
+ * from C = link_mbps, else @nic_mbps (the egress NIC's link speed,
+ * dcc_egress_speed_mbps(); 0 = unknown), which is also the initial rate
+ * and SQCC's C.
  */
-void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
-			const struct timely_params *p);
+void timely_cfg_resolve_nic(struct timely_cfg *c, u8 kind,
+			    const struct timely_params *p, u32 nic_mbps);
+
+/* the same with the NIC's speed unknown */
+static inline void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
+				      const struct timely_params *p)
+{
+	timely_cfg_resolve_nic(c, kind, p, 0);
+}
 
 /* the initial rate parameter in bytes/s (0 = derive it, timely_on_init) */
 static inline u64 timely_params_init_rate(const struct timely_params *p)
@@ -538,10 +581,15 @@ static inline void timely_law_reset_grad(struct timely_state *st)
 	st->neg_cnt = 0;
 }
 
-/* D_minRTT in force: the parameter, else the base RTT (>= 1 ns) */
+/*
+ * D_minRTT in force: the parameter, else the base RTT (>= 1 ns), at
+ * least seg/C with update_clock 2 (dmin_floor)
+ */
 static inline u32 timely_dmin_ns(const struct timely_cfg *c, u32 base_ns)
 {
-	return c->dmin_ns ? c->dmin_ns : max_t(u32, base_ns, 1);
+	if (c->dmin_ns && !c->dmin_floor)
+		return c->dmin_ns;
+	return max_t(u32, max_t(u32, base_ns, c->dmin_ns), 1);
 }
 
 /* SQCC (Eq. 25): k = max(1, floor(log10 N)) */

@@ -10,13 +10,13 @@
  * tcp_timely_p.c: patched, tcp_sqcc.c: SQCC), and the three share one
  * plain-C per-ACK core in timely_law.c (include/dcc/timely.h): the glue
  * snapshots the parameters into a config once per socket
- * (timely_cfg_resolve), hands every ACK to timely_on_ack() as a
- * dcc_sample (nanoseconds, "now" = the sample's rx_ns), and only when it
- * says a decision is due (about once per seg bytes acked) reads the
- * kernel's facts (the measured min RTT, SQCC's per-destination flow
- * count, the max pacing rate) for timely_on_change() and applies the rate
- * and window it returns; the events (init, loss and RTO, undo, idle
- * restart) are the core's too.
+ * (timely_cfg_resolve_nic, with the egress NIC's link speed), hands
+ * every ACK to timely_on_ack() as a dcc_sample (nanoseconds, "now" = the
+ * sample's rx_ns), and only when it says a decision is due (about once
+ * per seg bytes acked) reads the kernel's facts (the measured min RTT,
+ * SQCC's per-destination flow count, the max pacing rate) for
+ * timely_on_change() and applies the rate and window it returns; the
+ * events (init, loss and RTO, undo, idle restart) are the core's too.
  *
  * Theory.  Each completion event (a chunk of seg bytes acknowledged, at
  * most once per D_minRTT: tau* = max(seg/R, D_minRTT), Eq. 3) gives one
@@ -117,15 +117,42 @@
  *    its 16 flows got Jain 0.81-0.98 and 1.7-2.2 % drops, so it stays off
  *    there and TIMELY's long flows still do not come back after such a
  *    burst (with it: 48-74 RTT).
- *  - update_clock 1 (not the default): one update per D_minRTT whatever
- *    was acked, instead of the completion event.  In the model
+ *  - update_clock 1: one update per D_minRTT whatever was acked,
+ *    instead of the completion event.  In the model
  *    (test_timely_law) it reproduces Table II (500:1: error-only SQCC a
  *    mean of 280 packets, full SQCC 164 with std 1, the paper 273 and
  *    149 with std 14) where the completion clock does not (3501; 134
  *    swinging 1..520: a flow at C/500 updates once per 26 ms), but not
  *    Fig. 1d (ratio 0.65 against ~0.2; the completion clock 0.15), and
  *    16 flows on a 1-BDP drop-tail buffer lose 4.5 % of their packets
- *    (1.3-1.5 %): so the default is the papers' completion clock.
+ *    (1.3-1.5 %): so at and below the papers' 10 Gbit/s the default
+ *    (update_clock 2) is the papers' completion clock.
+ *  - the link-rate defaults (t_low_us, t_high_us, rtt_ref_us, delta_kbps,
+ *    rate_min_kbps 0, update_clock 2, the defaults): C is link_mbps, else
+ *    the egress NIC's link speed (dcc_egress_speed_mbps(): a NIC backed
+ *    by hardware; a veth has none), the initial rate and SQCC's C; the
+ *    papers' 10 Gbit/s values scale with it: T_low0 = seg/C, T_high =
+ *    10 seg/C, RTT_ref = T_low0, delta = C/1000, rate_min = C/10^4 (at
+ *    least 1 Mbit/s); above 10 Gbit/s one update per max(base RTT,
+ *    seg/C) (a line-rate flow's completion event, for every flow), which
+ *    normalises g too.  C unknown: the 10 Gbit/s values (50, 500 us,
+ *    10 Mbit/s, 1 Mbit/s, the completion clock).  SQCC's automatic N
+ *    source still follows link_mbps alone (the estimate's known limit,
+ *    below).  Measured in the model (test_timely_law, 100 Gbit/s with a
+ *    12 us base RTT and 25 Gbit/s with 8 us, NIC = link, lossless): with
+ *    the 10 Gbit/s values a lone flow took 11112 and 2632 RTT to 0.9 C
+ *    (delta 10 Mbit/s per 64 KB), TIMELY's 16 flows sat at the 1 Mbit/s
+ *    floor (a 64 KB completion there takes 0.5 s), SQCC's too at 100
+ *    Gbit/s, timely_p's and SQCC's held 4.2-4.5 ms of queue at 25 Gbit/s
+ *    (T_high 0.5 ms); with the link-rate defaults a lone flow is at C
+ *    from the first RTT and 16 flows carry 0.95-1.0 of C, Jain >= 0.998,
+ *    queue 3-63 us (T_high 52 and 210 us).  Each part was needed: the
+ *    NIC's C alone fixed the lone flow only; the RTT clock with the
+ *    10 Gbit/s thresholds left TIMELY at 0.72-0.84 of C; without the
+ *    seg/C gate TIMELY got 0.76 at 25 Gbit/s; with a 1 Mbit/s floor SQCC
+ *    left flows at the floor for good.  Known limit: after a line-rate
+ *    start the laws cut to the floor, one packet per 600 RTT at 25 Gbit/s
+ *    and 8 us: the 16 flows settle from RTT 1800-2300 there (300 at 100).
  *
  * Known limit, not changed: SQCC's sender-side N estimate (n_source 3,
  * the auto choice when link_mbps is set) is C (1 + g) / R with R the
@@ -203,38 +230,43 @@
 
 /* ---- tunables (validated; snapshotted per socket in timely_init) ------ */
 
-static u32 t_low_us = 50;		/* §IV (SQCC: the initial T_low0) */
-static u32 t_high_us = 500;		/* §IV */
+/* 0 = the link-rate default (timely.h): seg/C, 10 seg/C, C/1000, C/10^4;
+ * C unknown: §IV's 50 us, 500 us, 10 Mbit/s and 1 Mbit/s
+ */
+static u32 t_low_us;			/* SQCC: the initial T_low0 */
+static u32 t_high_us;
 static u32 alpha_ppm = 875000;		/* §IV, HPCC's ns-3 TIMELY */
 static u32 beta_ppm = TIMELY_BETA_DEFAULT;
-static u32 delta_kbps = 10000;		/* 10 Mbit/s (§IV; SQCC: delta0) */
+static u32 delta_kbps;			/* SQCC: delta0 */
 static u32 min_rtt_us;			/* D_minRTT; 0 = base RTT (see below) */
 static u32 base_rtt_us;			/* 0 = tcp_min_rtt() */
 static u32 seg_bytes = 65536;		/* 64 KB completions ([17]) */
-static u32 link_mbps;			/* C; 0 = unknown */
-static u32 rate_min_kbps = 1000;	/* floor (the paper has none) */
+static u32 link_mbps;			/* C; 0 = the egress NIC's, if known */
+static u32 rate_min_kbps;		/* floor (the paper has none) */
 static u32 hai_thresh = TIMELY_HAI_DEFAULT;
 static u32 loss_md_pct = 50;		/* not in the paper (lossless) */
 static u32 loss_regain = 1;		/* not in the paper (lossless) */
 static u32 empty_hai = TIMELY_EMPTY_HAI_DEFAULT;	/* not in the paper */
-static u32 update_clock;		/* 0 completion (Eq. 3), 1 per RTT */
+static u32 update_clock = TIMELY_CLOCK_AUTO;	/* 0 completion (Eq. 3), 1 per RTT */
 static u32 delay_mode;			/* 0 relative, 1 absolute (paper) */
 static u32 rtt_filter;			/* 0 min over the window, 1 last */
-static u32 init_rate_kbps;		/* 0 = link rate or cwnd / RTT (ours) */
+static u32 init_rate_kbps;		/* 0 = C if known, or cwnd / RTT (ours) */
 
 /*
  * T_low < T_high is enforced on every write, against the other's current
- * value: to raise both, write t_high_us first; to lower both, t_low_us
- * first (modprobe applies its arguments in order).
+ * value unless either is 0 (the link-rate default): to raise both, write
+ * t_high_us first; to lower both, t_low_us first (modprobe applies its
+ * arguments in order).
  */
 static int timely_set_thresh(const char *val, const struct kernel_param *kp)
 {
 	bool is_low = kp->arg == &t_low_us;
-	u32 v;
+	u32 v, other;
 
-	if (kstrtou32(val, 0, &v) || v < 1 || v > USEC_PER_SEC)
+	if (kstrtou32(val, 0, &v) || v > USEC_PER_SEC)
 		return -EINVAL;
-	if (is_low ? v >= READ_ONCE(t_high_us) : v <= READ_ONCE(t_low_us))
+	other = READ_ONCE(*(is_low ? &t_high_us : &t_low_us));
+	if (v && other && (is_low ? v >= other : v <= other))
 		return -EINVAL;
 	WRITE_ONCE(*(u32 *)kp->arg, v);
 	return 0;
@@ -245,28 +277,28 @@ static const struct kernel_param_ops timely_thresh_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(t_low_us, &timely_thresh_ops, &t_low_us, 0644);
-MODULE_PARM_DESC(t_low_us, "T_low in us (queueing delay in relative mode; SQCC: T_low0 = seg/C) [1..t_high_us-1]");
+MODULE_PARM_DESC(t_low_us, "T_low in us (queueing delay in relative mode; SQCC: T_low0); 0 = seg/C, 50 with C unknown [0..t_high_us-1]");
 module_param_cb(t_high_us, &timely_thresh_ops, &t_high_us, 0644);
-MODULE_PARM_DESC(t_high_us, "T_high in us (queueing delay in relative mode) [t_low_us+1..1000000]");
+MODULE_PARM_DESC(t_high_us, "T_high in us (queueing delay in relative mode); 0 = 10 seg/C, 500 with C unknown [t_low_us+1..1000000]");
 
 dcc_param_range(alpha_ppm, alpha_ppm, 1, 1000000, 0644,
 		"EWMA weight alpha of the new RTT difference, ppm");
 dcc_param_range(beta_ppm, beta_ppm, 1, 1000000, 0644,
 		"multiplicative decrease factor beta, ppm");
-dcc_param_range(delta_kbps, delta_kbps, 1, 100000000, 0644,
-		"additive increase delta, kbit/s (SQCC: delta0, the cap of C k / N^2)");
+dcc_param_range(delta_kbps, delta_kbps, 0, 100000000, 0644,
+		"additive increase delta, kbit/s (SQCC: delta0, the cap of C k / N^2); 0 = C/1000, 10000 with C unknown");
 dcc_param_range(min_rtt_us, min_rtt_us, 0, 1000000, 0644,
 		"D_minRTT (gradient normaliser and update gate), us; 0 = the base RTT");
 dcc_param_range(base_rtt_us, base_rtt_us, 0, 1000000, 0644,
 		"base RTT for relative thresholds, us; 0 = tcp_min_rtt() of each socket");
 dcc_param_range(seg_bytes, seg_bytes, 1448, 4194304, 0644,
 		"bytes acknowledged per completion event (seg)");
-dcc_param_range(update_clock, update_clock, 0, 1, 0644,
-		"rate updates: 0 = per completion event (seg_bytes acked and >= D_minRTT, the paper's), 1 = once per D_minRTT whatever was acked");
+dcc_param_range(update_clock, update_clock, 0, 2, 0644,
+		"rate updates: 0 = per completion event (seg_bytes acked and >= D_minRTT, the paper's), 1 = once per D_minRTT whatever was acked, 2 = above 10 Gbit/s once per max(D_minRTT, seg/C), else 0");
 dcc_param_range(link_mbps, link_mbps, 0, 800000, 0644,
-		"link capacity C in Mbit/s (initial rate; SQCC's delta and N estimate); 0 = unknown");
-dcc_param_range(rate_min_kbps, rate_min_kbps, 1, 100000000, 0644,
-		"rate floor, kbit/s (must be <= C/N)");
+		"link capacity C in Mbit/s (initial rate, SQCC's delta, the link-rate defaults; set: SQCC's N estimate); 0 = the egress NIC's link speed (dcc_lib dev_speed), else unknown");
+dcc_param_range(rate_min_kbps, rate_min_kbps, 0, 100000000, 0644,
+		"rate floor, kbit/s (must be <= C/N); 0 = C/10^4, at least 1000");
 dcc_param_range(hai_thresh, hai_thresh, 0, 255, 0644,
 		"hyperactive increase (5 x delta) after this many completions with g < 0; 0 = off");
 dcc_param_range(loss_md_pct, loss_md_pct, 0, 100, 0644,
@@ -278,14 +310,14 @@ dcc_param_range(empty_hai, empty_hai, 0, 1, 0644,
 dcc_param_range(delay_mode, delay_mode, 0, 1, 0644,
 		"0 = thresholds are queueing delay above the base RTT, 1 = absolute RTT (paper)");
 dcc_param_range(init_rate_kbps, init_rate_kbps, 0, 800000000, 0644,
-		"initial rate, kbit/s; 0 = link_mbps if set, else the initial window over the handshake RTT");
+		"initial rate, kbit/s; 0 = C (link_mbps, else the egress NIC's) if known, else the initial window over the handshake RTT");
 dcc_param_range(rtt_filter, rtt_filter, 0, 1, 0644,
 		"completion RTT: 0 = min over the window's samples, 1 = last sample");
 
 #if TIMELY_VARIANT == TV_PATCHED
-static u32 rtt_ref_us = 50;		/* §II.A: RTT_ref = T_low */
-dcc_param_range(rtt_ref_us, rtt_ref_us, 1, 1000000, 0644,
-		"RTT_ref of the error function, us (relative mode: queueing delay)");
+static u32 rtt_ref_us;			/* §II.A: RTT_ref = T_low (0) */
+dcc_param_range(rtt_ref_us, rtt_ref_us, 0, 1000000, 0644,
+		"RTT_ref of the error function, us (relative mode: queueing delay); 0 = T_low");
 #define TIMELY_RTT_REF() READ_ONCE(rtt_ref_us)
 #else
 #define TIMELY_RTT_REF() 0U	/* only patched TIMELY has RTT_ref */
@@ -447,7 +479,8 @@ static void TIMELY_FN(init)(struct sock *sk)
 	timely_uncount(ca);
 
 	timely_params_get(&p);
-	timely_cfg_resolve(&ca->cfg, TIMELY_VARIANT, &p);
+	timely_cfg_resolve_nic(&ca->cfg, TIMELY_VARIANT, &p,
+			       dcc_egress_speed_mbps(sk));
 	timely_on_init(&ca->st, &ca->cfg, timely_params_init_rate(&p),
 		       tp->tcp_clock_cache, timely_min_rtt_ns(sk),
 		       (u64)tcp_snd_cwnd(tp) * tp->mss_cache, tp->mss_cache,

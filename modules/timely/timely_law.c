@@ -14,30 +14,62 @@
 
 /* ---- configuration ---------------------------------------------------- */
 
-void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
-			const struct timely_params *p)
+/* a threshold parameter in ns, or @auto_ns (0 = from C) when it is 0 */
+static u32 timely_param_ns(u32 us, u32 auto_ns)
 {
-	u32 tl = p->t_low_us, th = p->t_high_us;
+	return us ? (u32)dcc_us_to_ns(us) : auto_ns;	/* <= 10^9 */
+}
+
+void timely_cfg_resolve_nic(struct timely_cfg *c, u8 kind,
+			    const struct timely_params *p, u32 nic_mbps)
+{
+	/* C: the parameter, else the egress NIC's; <= 10^11 B/s < 2^37 */
+	u64 C = (u64)min_t(u32, p->link_mbps ? p->link_mbps : nic_mbps,
+			   800000) * DCC_MBPS_TO_BPS;
+	/* seg/C, ns: seg < 2^23, 10^9 < 2^30: < 2^53; clamped to 10^8 (the
+	 * T_high it gives stays <= 10^9)
+	 */
+	u32 segc = C ? (u32)min_t(u64, div64_u64((u64)p->seg_bytes *
+						 DCC_NSEC_PER_SEC, C),
+				  100000000) : 0;
+	u32 tl = timely_param_ns(p->t_low_us, C ? max_t(u32, segc, 1000) :
+				 TIMELY_T_LOW_US * 1000);
+	u32 th = timely_param_ns(p->t_high_us,
+				 C ? TIMELY_AUTO_THIGH_MULT * max_t(u32, segc, 1000) :
+				     TIMELY_T_HIGH_US * 1000);
+	/* C / 1000, C / 10^4: <= 10^8 B/s; the params' <= 1.25 * 10^10 */
+	u64 delta = p->delta_kbps ? (u64)p->delta_kbps * 125 :
+		    C ? div_u64(C, TIMELY_AUTO_DELTA_DIV) :
+			(u64)TIMELY_DELTA_KBPS * 125;
+	u64 rmin = p->rate_min_kbps ? (u64)p->rate_min_kbps * 125 :
+		   max_t(u64, div_u64(C, TIMELY_AUTO_FLOOR_DIV),
+			 (u64)TIMELY_RATE_MIN_KBPS * 125);
+	/* update_clock 2: the RTT clock above the papers' line rate */
+	bool rtt_clock = p->update_clock == TIMELY_CLOCK_RTT ||
+			 (p->update_clock == TIMELY_CLOCK_AUTO &&
+			  C > (u64)TIMELY_AUTO_CLOCK_MBPS * DCC_MBPS_TO_BPS);
 
 	/* together 104 bytes, icsk_ca_priv's size (tcp_timely.c) */
 	BUILD_BUG_ON(sizeof(struct timely_cfg) > 48);
 	BUILD_BUG_ON(sizeof(struct timely_state) > 56);
-	/* a reader may see one threshold of a two-write change: keep tl < th */
+	/* a reader may see one threshold of a two-write change: keep tl < th
+	 * (half of T_high, in whole us, >= 1 us; T_high >= 2 us)
+	 */
 	if (tl >= th)
-		tl = max_t(u32, th / 2, 1);
-	th = max_t(u32, th, 2);
+		tl = max_t(u32, th / 2000 * 1000, 1000);
+	th = max_t(u32, th, 2000);
 	*c = (struct timely_cfg){
-		.delta_bytes_ps = (u64)p->delta_kbps * 125,
-		.link_bytes_ps = (u64)p->link_mbps * DCC_MBPS_TO_BPS,
-		.rate_min_bytes_ps = (u64)p->rate_min_kbps * 125,
-		.t_low_ns = (u32)dcc_us_to_ns(tl),	/* <= 10^9 */
-		.t_high_ns = (u32)dcc_us_to_ns(th),
+		.delta_bytes_ps = max_t(u64, delta, 1),
+		.link_bytes_ps = C,
+		.rate_min_bytes_ps = rmin,
+		.t_low_ns = tl,
+		.t_high_ns = th,
 		.rtt_ref_ns = kind == TIMELY_LAW_PATCHED ?
-			      (u32)dcc_us_to_ns(p->rtt_ref_us) : 0,
+			      timely_param_ns(p->rtt_ref_us, tl) : 0,
 		.dmin_ns = (u32)dcc_us_to_ns(p->min_rtt_us),
 		.base_ns = (u32)dcc_us_to_ns(p->base_rtt_us),
 		/* the RTT clock: a window closes on its gate alone */
-		.seg_bytes = p->update_clock ? 0 : p->seg_bytes,
+		.seg_bytes = rtt_clock ? 0 : p->seg_bytes,
 		.alpha_q16 = max_t(u32, TIMELY_PPM_TO_Q16(p->alpha_ppm), 1),
 		.hai_thresh = (u8)min_t(u32, p->hai_thresh, 255),
 		.kind = kind,
@@ -48,6 +80,11 @@ void timely_cfg_resolve(struct timely_cfg *c, u8 kind,
 		.regain = !!p->loss_regain,
 		.empty_hai = !!p->empty_hai,
 	};
+	/* update_clock 2: the gate (and g's normaliser) at least seg/C */
+	if (rtt_clock && p->update_clock == TIMELY_CLOCK_AUTO && !c->dmin_ns) {
+		c->dmin_ns = segc;
+		c->dmin_floor = 1;
+	}
 	if (kind == TIMELY_LAW_SQCC) {
 		c->n_flows = (u16)min_t(u32, p->n_flows, TIMELY_N_MAX);
 		c->n_source = p->n_source & 3;
@@ -476,7 +513,8 @@ void timely_decide(const struct timely_state *st, const struct timely_cfg *c,
 static void timely_settle(struct timely_state *st, const struct timely_cfg *c,
 			  u32 base_ns)
 {
-	st->win.gate_ns = c->dmin_ns ? c->dmin_ns : base_ns;
+	st->win.gate_ns = c->dmin_floor ? max(c->dmin_ns, base_ns) :
+			  c->dmin_ns ? c->dmin_ns : base_ns;
 	if (base_ns)
 		st->flags &= ~TIMELY_S_STALE;
 	else

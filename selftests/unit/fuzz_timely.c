@@ -92,7 +92,15 @@ static void read_params(struct fz *in, struct timely_params *p)
 	p->n_flows = (u32)fz_span(in, 0, 65535);
 	p->thigh_max_cut = fz_bool(in);
 	p->empty_hai = fz_bool(in);
-	p->update_clock = fz_bool(in);
+	p->update_clock = (u32)fz_span(in, 0, 2);
+	/* the link-rate defaults: any of these left at 0 derives from C */
+	if (fz_bool(in)) {
+		p->t_low_us = fz_bool(in) ? 0 : p->t_low_us;
+		p->t_high_us = fz_bool(in) ? 0 : p->t_high_us;
+		p->delta_kbps = fz_bool(in) ? 0 : p->delta_kbps;
+		p->rate_min_kbps = fz_bool(in) ? 0 : p->rate_min_kbps;
+		p->rtt_ref_us = fz_bool(in) ? 0 : p->rtt_ref_us;
+	}
 }
 
 /* ---- the kernel facts, as tcp_timely.c reads them ---------------------- */
@@ -154,25 +162,53 @@ static void win_forget(struct sock_model *ca)
 
 /* ---- the checks -------------------------------------------------------- */
 
+/*
+ * The config against the parameters, the link-rate defaults recomputed
+ * here from their definition (timely.h): C = link_mbps, else @nic.
+ */
 static void check_cfg(const struct timely_cfg *c, u8 kind,
-		      const struct timely_params *p)
+		      const struct timely_params *p, u32 nic)
 {
+	u64 C = (u64)min_t(u32, p->link_mbps ? p->link_mbps : nic, 800000) *
+		DCC_MBPS_TO_BPS;
+	u64 segc = C ? min_t(u64, (u64)p->seg_bytes * 1000000000ULL / C, 100000000) : 0;
+	u64 delta = p->delta_kbps ? (u64)p->delta_kbps * 125 :
+		    C ? C / 1000 : 10000 * 125ULL;
+	u64 rmin = p->rate_min_kbps ? (u64)p->rate_min_kbps * 125 :
+		   max_t(u64, C / 10000, 1000 * 125ULL);
+	bool rtt_clock = p->update_clock == 1 ||
+			 (p->update_clock == 2 && C > 10000 * DCC_MBPS_TO_BPS);
+	bool floor = rtt_clock && p->update_clock == 2 && !p->min_rtt_us;
+
 	FUZZ_ASSERT(c->kind == kind, "kind %u", (unsigned)c->kind);
 	FUZZ_ASSERT(c->t_low_ns >= 1000 && c->t_low_ns < c->t_high_ns &&
 		    c->t_high_ns >= 2000 && c->t_high_ns <= 1000000000,
 		    "T_low %u T_high %u", c->t_low_ns, c->t_high_ns);
-	FUZZ_ASSERT((u64)c->delta_bytes_ps == (u64)p->delta_kbps * 125 &&
-		    (u64)c->rate_min_bytes_ps == (u64)p->rate_min_kbps * 125 &&
-		    c->link_bytes_ps == (u64)p->link_mbps * DCC_MBPS_TO_BPS,
+	if (p->t_low_us && p->t_high_us && p->t_low_us < p->t_high_us && p->t_high_us >= 2)
+		FUZZ_ASSERT(c->t_low_ns == p->t_low_us * 1000 &&
+			    c->t_high_ns == p->t_high_us * 1000,
+			    "T_low %u T_high %u given", c->t_low_ns, c->t_high_ns);
+	if (!p->t_low_us && !p->t_high_us)
+		FUZZ_ASSERT(C ? c->t_low_ns == max_t(u64, segc, 1000) &&
+				c->t_high_ns == 10 * max_t(u64, segc, 1000) :
+			    c->t_low_ns == 50000 && c->t_high_ns == 500000,
+			    "T_low %u T_high %u from C %llu", c->t_low_ns,
+			    c->t_high_ns, (unsigned long long)C);
+	FUZZ_ASSERT((u64)c->delta_bytes_ps == max_t(u64, delta, 1) &&
+		    (u64)c->rate_min_bytes_ps == rmin && c->link_bytes_ps == C,
 		    "rates %llu %llu %llu", (unsigned long long)c->delta_bytes_ps,
 		    (unsigned long long)c->rate_min_bytes_ps,
 		    (unsigned long long)c->link_bytes_ps);
+	FUZZ_ASSERT(floor ? c->dmin_floor && c->dmin_ns == segc :
+			    !c->dmin_floor && c->dmin_ns == p->min_rtt_us * 1000,
+		    "D_minRTT %u floor %u (segc %llu)", c->dmin_ns,
+		    (unsigned)c->dmin_floor, (unsigned long long)segc);
+	FUZZ_ASSERT(c->seg_bytes == (rtt_clock ? 0 : p->seg_bytes), "seg %u",
+		    c->seg_bytes);
 	FUZZ_ASSERT(c->alpha_q16 >= 1 && c->alpha_q16 <= TIMELY_ONE &&
 		    c->beta_q20 >= 1 && c->beta_q20 <= (1u << TIMELY_BETA_Q),
 		    "alpha %u beta %u", c->alpha_q16, c->beta_q20);
-	FUZZ_ASSERT(c->dmin_ns == p->min_rtt_us * 1000 &&
-		    c->base_ns == p->base_rtt_us * 1000 &&
-		    c->seg_bytes == (p->update_clock ? 0 : p->seg_bytes) &&
+	FUZZ_ASSERT(c->base_ns == p->base_rtt_us * 1000 &&
 		    c->hai_thresh == p->hai_thresh &&
 		    c->loss_md_pct == p->loss_md_pct &&
 		    c->regain == p->loss_regain &&
@@ -185,7 +221,8 @@ static void check_cfg(const struct timely_cfg *c, u8 kind,
 			    c->thigh_max_cut == p->thigh_max_cut,
 			    "SQCC N source %u", (unsigned)c->n_source);
 	FUZZ_ASSERT(kind == TIMELY_LAW_PATCHED ?
-		    c->rtt_ref_ns == p->rtt_ref_us * 1000 : !c->rtt_ref_ns,
+		    c->rtt_ref_ns == (p->rtt_ref_us ? p->rtt_ref_us * 1000 : c->t_low_ns) :
+		    !c->rtt_ref_ns,
 		    "RTT_ref %u", c->rtt_ref_ns);
 }
 
@@ -504,6 +541,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz in = { data, size };
 	struct timely_params p;
 	struct sock_model ca;
+	u32 nic;
 	u8 kind;
 
 	memset(&ca, 0, sizeof(ca));
@@ -516,8 +554,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ca.now_ns = fz_raw(&in, 8) >> 2;	/* any clock up to 2^62 ns */
 	ca.min_rtt_ns = fz_bool(&in) ? 0 : fz_rtt_us(&in) * 1000;
 
-	timely_cfg_resolve(&ca.c, kind, &p);
-	check_cfg(&ca.c, kind, &p);
+	nic = fz_bool(&in) ? 0 : (u32)fz_span(&in, FZ_MBPS_MIN, FZ_MBPS_MAX);
+	timely_cfg_resolve_nic(&ca.c, kind, &p, nic);
+	check_cfg(&ca.c, kind, &p, nic);
 	timely_on_init(&ca.st, &ca.c, timely_params_init_rate(&p), ca.now_ns,
 		       ca.min_rtt_ns, (u64)TIMELY_INIT_CWND * ca.mss, ca.mss,
 		       rate_max(&ca), &ca.d);
