@@ -64,7 +64,13 @@ cleanup() {
 		ip netns pids "${NS}$n" 2>/dev/null | xargs -r kill 2>/dev/null
 		ip netns del "${NS}$n" 2>/dev/null
 	done
+	# the NICs fall back to the initial namespace when theirs goes; the
+	# tests after this one own that namespace's device names (net_lib
+	# creates eth0): unbind them if this test bound them
+	((loaded_nic)) && modprobe -r virtio_net 2>/dev/null
+	return 0
 }
+loaded_nic=0
 dcc_on_exit cleanup
 echo 0 >$P/line_rate_mbps	# estimate mode (the default)
 echo 100 >$P/init_rate_mbps	# its floor (the default)
@@ -152,11 +158,14 @@ ktap_test_result "dev_speed 2: a flow on a veth takes its reported 10000 Mbit/s 
 
 # 4. the guest's two wired virtio NICs (25 Gbit/s): hardware, taken by default
 hw_nics=()
+[[ -d /sys/module/virtio_net ]] || loaded_nic=1
 if modprobe virtio_pci 2>/dev/null && modprobe virtio_net 2>/dev/null; then
 	sleep 0.5
 	for d in /sys/class/net/*; do
-		[[ $(readlink -f "$d/device/driver" 2>/dev/null) == */virtio_net ]] &&
-			hw_nics+=("${d##*/}")
+		[[ $(readlink -f "$d/device/driver" 2>/dev/null) == */virtio_net ]] || continue
+		# a name of our own: they come back to this namespace at the end
+		ip link set "${d##*/}" name "dcchw${#hw_nics[@]}" 2>/dev/null &&
+			hw_nics+=("dcchw${#hw_nics[@]}")
 	done
 fi
 if ((${#hw_nics[@]} == 2)) && ip netns add "${NS}d" && ip netns add "${NS}e" &&
