@@ -233,7 +233,7 @@ EXPORT_SYMBOL_GPL(dcc_egress_speed_mbps);
 
 u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_bytes_ps, u64 floor_bytes_ps)
 {
-	u32 key, now = dcc_tick(), wlen = dcc_wlen(sk), mbps, hash, obs, best;
+	u32 key, now, wlen, mbps, hash, obs, best;
 	int ifindex = dcc_egress_ifindex(sk, &mbps);
 	atomic64_t *slot;
 	u64 v;
@@ -241,6 +241,8 @@ u64 dcc_shared_line_rate(const struct sock *sk, u64 observed_bytes_ps, u64 floor
 	/* the device's own speed: the estimate is not needed (dev_speed.c) */
 	if (mbps)
 		return min_t(u64, (u64)mbps * DCC_MBPS_TO_BPS, DCC_RATE_MAX_BPS);
+	now = dcc_tick();
+	wlen = dcc_wlen(sk);
 	hash = jhash_2words((u32)ifindex, net_hash_mix(sock_net(sk)), 1);
 	slot = dcc_tbl_slot(dcc_rate_tbl, hash, now, wlen, &key, &v);
 	obs = (u32)min_t(u64, div_u64(min_t(u64, observed_bytes_ps, DCC_RATE_MAX_BPS),

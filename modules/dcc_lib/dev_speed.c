@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The egress device's link speed, for the estimate mode of the line rate
- * (OSCAR's mu and CCC's R_l with line_rate_mbps = 0: dcc_shared_line_rate()).
+ * The egress device's link speed, for the line rate a module is not told:
+ * OSCAR's mu and CCC's R_l with line_rate_mbps = 0 (dcc_shared_line_rate()),
+ * NSCC's NIC rate with nic_mbps = 0 and the TIMELY family's C with
+ * link_mbps = 0 (dcc_egress_speed_mbps()).
  *
- * Theory.  Both laws take the line rate as known (the papers' mu and
- * R_l): every flow's share u, its window cap and its steps are fractions
- * of it.  Estimated from delivery rates, it starts at init_rate_mbps and
+ * Theory.  The laws take the line rate as known (the papers' mu, R_l, C,
+ * UE's NIC rate): every flow's share u, its window cap and its steps are
+ * fractions of it.  Estimated from delivery rates, it starts at init_rate_mbps and
  * grows by the estimate's 25% headroom per batch, each batch needing
  * min_samples ACKs at the rate the estimate allows: at 100 Gbit/s and a
  * 12 us base RTT a lone OSCAR flow took ~10 ms (~890 base RTTs) to
@@ -57,14 +59,15 @@
 
 #define DCC_SPEED_SLOTS		256
 #define DCC_SPEED_HW		BIT_ULL(31)	/* the device has a parent */
-#define DCC_SPEED_MBPS_MAX	800000U		/* the modules' line-rate range */
+/* the modules' line-rate range: 800 Gbit/s */
+#define DCC_SPEED_MBPS_MAX	((u32)(DCC_RATE_MAX_BPS / DCC_MBPS_TO_BPS))
 
 static atomic64_t dcc_speed_tbl[DCC_SPEED_SLOTS];
 
 /* 0: never, 1: hardware devices (default), 2: every device with a speed */
 static u32 dcc_dev_speed_mode = 1;
 dcc_param_range(dev_speed, dcc_dev_speed_mode, 0, 2, 0644,
-		"estimate mode of the line rate (OSCAR, CCC): take the egress device's link speed: 0 = never (estimate from delivery rates), 1 = devices backed by hardware (default; not veth, bridges, bonds, VLANs), 2 = every device that reports one");
+		"a line rate the module is not told (OSCAR mu, CCC R_l, NSCC nic_mbps, TIMELY C): take the egress device's link speed: 0 = never (estimate from delivery rates), 1 = devices backed by hardware (default; not veth, bridges, bonds, VLANs), 2 = every device that reports one");
 
 static u32 dcc_speed_hash(const struct net *net, int ifindex)
 {

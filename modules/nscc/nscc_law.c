@@ -181,7 +181,7 @@ void nscc_resolve_nic(const struct nscc_params *p, u32 nic_mbps, u64 base_ns,
 		      u32 mss, bool ecn, bool mnscc, struct nscc_cfg *c)
 {
 	u32 mbps = p->nic_mbps ? p->nic_mbps : nic_mbps ? nic_mbps : NSCC_NIC_REF_MBPS;
-	u64 rate = (u64)min_t(u32, mbps, 800000) * DCC_MBPS_TO_BPS;	/* <= 1e11 < 2^37 */
+	u64 rate = min_t(u64, (u64)mbps * DCC_MBPS_TO_BPS, DCC_RATE_MAX_BPS);	/* < 2^37 */
 	u32 base = nscc_dur_ns(base_ns ? base_ns : 1000000);	/* unknown: 1 ms */
 	u32 nrtt = p->network_rtt_us ? nscc_dur_ns(dcc_us_to_ns(p->network_rtt_us)) : base;
 	/* network BDP, <= 1e11 B (800 Gbit/s * 1 s) */

@@ -24,8 +24,8 @@ void timely_cfg_resolve_nic(struct timely_cfg *c, u8 kind,
 			    const struct timely_params *p, u32 nic_mbps)
 {
 	/* C: the parameter, else the egress NIC's; <= 10^11 B/s < 2^37 */
-	u64 C = (u64)min_t(u32, p->link_mbps ? p->link_mbps : nic_mbps,
-			   800000) * DCC_MBPS_TO_BPS;
+	u64 C = min_t(u64, (u64)(p->link_mbps ? p->link_mbps : nic_mbps) *
+			   DCC_MBPS_TO_BPS, DCC_RATE_MAX_BPS);
 	/* seg/C, ns: seg < 2^23, 10^9 < 2^30: < 2^53; clamped to 10^8 (the
 	 * T_high it gives stays <= 10^9)
 	 */
