@@ -25,86 +25,25 @@
 # other's current value: the pair is written in the order that keeps it
 # valid (raise: t_high_us first; lower: t_low_us first).
 #
-# Scaling (R = RATE_MBIT, T = RTT_MS; the values at 100 Mbit/s and 10 ms are
-# the ones the selftests have always used):
-#   oscar   mu = R (the paper assumes it known), D_target 1.5 RTT_base and
-#           RTT_base = tcp_min_rtt (ratios: unscaled), tau = 1 RTT_base
-#           (a half-RTT batch lets the per-batch gradient noise walk two
-#           flows' split), eps = 1.5 ms: the guest's delay noise (its loaded
-#           RTT sits ~1 ms above the idle minimum), not a function of R or T
-#   timely  T_low0 = 64 KB / C = 5.2 ms at 100 Mbit/s, taken as 500000/R us
-#   _p      (5 ms), T_high = 10 T_low0, delta0 = C/500 = 2R kbit/s,
-#   sqcc    RTT_ref = T_low (timely_p), D_minRTT and base RTT auto
-#           (selftests/timely_common.sh explains the operating point);
-#           new sockets start at the link rate (init_rate_kbps = C, as
-#           OSCAR and CCC do), in payload: C * 1448 / 1514, what the link
-#           carries in 1514-byte frames (1000 R itself paced 104.6% of the
-#           wire): from the initial window, delta = C/500 per
-#           ~RTT takes ~4 s to reach C, longer than a 5 s run's warm-up.
-#           Multi-flow tests set their own start rate (timely_init_rate).
-#   swift   queueing allowance Q = 0.3 T (3 ms) above each flow's base
-#           RTT (target_mode 0, the default: relative to the base shared
-#           per namespace and destination; the selftests that measure one
-#           path set the absolute target T_idle + Q, as Swift does),
-#           flow-scaling range 5 Q, fs down to 0 at fs_max_cwnd = R T / 10
-#           packets (100, ~1.2 BDP)
-#   nscc    nic_mbps = R (the bottleneck is the host link), network RTT = T
-#           (fixed, so the gains do not follow the guest's ~1 ms of host
-#           latency), target queueing delay 0.5 T
-#   ccc     R_l = R, q_B = 0.5 T (well above the guest's RTT noise),
-#           RTT_min = tcp_min_rtt
-# Defaults are the modules' initialisers (modules/*/tcp_*.c);
-# tools/bench-selftest checks that they still match.
+# The values and their derivation are tools/dcc-tune's testbed profile
+# (`tools/dcc-tune --profile testbed --rate-mbit R --rtt-ms T`); this file
+# writes them and puts them back.  Defaults are the modules' initialisers
+# (modules/*/tcp_*.c); tools/bench-selftest checks that they still match.
+
+DCC_TUNE=${DCC_TUNE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tools/dcc-tune}
 
 dcc_testbed_list() { # MOD RATE_MBIT RTT_MS
-	local m=${1#tcp_} r=$2 t=$3 q
+	local r=$2 t=$3
 	[[ $r =~ ^[1-9][0-9]*$ && $t =~ ^[1-9][0-9]*$ ]] ||
 		{ echo "dcc_testbed_list: RATE_MBIT and RTT_MS must be positive integers ('$r' '$t')" >&2; return 2; }
-	case $m in
-	oscar)
-		echo "line_rate_mbps $r 0"
-		echo "dtarget_pct 150 150"
-		echo "base_rtt_us 0 0"
-		echo "eps_us 1500 0"
-		echo "tau_pct 100 50"
-		;;
-	timely | timely_p | sqcc)
-		q=$((500000 / r))
-		((q >= 1)) || q=1
-		echo "t_high_us $((10 * q)) 0"
-		echo "t_low_us $q 0"
-		echo "delta_kbps $((2 * r)) 0"
-		if [[ $m == timely_p ]]; then echo "rtt_ref_us $q 0"; fi
-		# SQCC's delta = C k / N^2 needs C: without link_mbps it takes
-		# C = 1000 delta0, the paper's ratio, twice the testbed's link
-		# (delta0 = C/500 here); N stays this host's flow count, which
-		# link_mbps alone would switch to the sender-side estimate
-		if [[ $m == sqcc ]]; then echo "link_mbps $r 0"; echo "n_source 2 0"; fi
-		echo "init_rate_kbps $((1000 * r * 1448 / 1514)) 0"
-		;;
-	swift)
-		q=$((300 * t))
-		echo "base_target_us $q 25"
-		echo "target_mode 0 0"
-		echo "fs_range_us $((5 * q)) 100"
-		echo "fs_max_cwnd $(((r * t + 5) / 10)) 256"
-		;;
-	nscc)
-		echo "nic_mbps $r 0"
-		echo "network_rtt_us $((1000 * t)) 0"
-		echo "target_us $((500 * t)) 0"
-		;;
-	ccc)
-		echo "line_rate_mbps $r 0"
-		echo "q_b_us $((500 * t)) 50"
-		echo "base_rtt_us 0 0"
-		;;
+	case ${1#tcp_} in
+	oscar | timely | timely_p | sqcc | swift | nscc | ccc) ;;
 	*)
 		echo "dcc_testbed_list: no testbed parameters for module '$1'" >&2
 		return 2
 		;;
 	esac
-	return 0
+	"$DCC_TUNE" --profile testbed --rate-mbit "$r" --rtt-ms "$t" --modules "${1#tcp_}" --format list
 }
 
 dcc_testbed_value() { # MOD RATE_MBIT RTT_MS PARAM
