@@ -12,7 +12,7 @@
 #
 # `check` and `bench` install what they need (apt) and boot Debian's cloud
 # kernels (6.1, and 6.12 for check's second-kernel subset) under qemu; see
-# README.md.
+# docs/development.md.
 
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build

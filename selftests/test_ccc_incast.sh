@@ -18,7 +18,7 @@
 # initial windows as base RTT (12.0 vs 10.0 ms), so their q was ~2 ms low
 # and they held 25 Mbit/s each against 3 Mbit/s (guest: Jain 0.57).  That
 # is the paper's "RTT_min known" assumption at work, and it is why an
-# operator of a multi-host fabric sets base_rtt_us (README, CCC).
+# operator of a multi-host fabric sets base_rtt_us (docs/ccc.md).
 #
 # Tail-loss probes are off in the senders (tcp_early_retrans=0), as in
 # test_oscar_incast.sh, which explains the artifact: the probe timeout is

@@ -23,7 +23,7 @@
 # rate with floors far above the fair share (their papers assume a lossless
 # fabric); they fill the link here through dcc_lib's loss bound (dcc.h) and
 # TIMELY's first-window cap.  Without them: oscar 10.5-11.2, ccc 5.6-6.0,
-# timely/timely_p/sqcc 8.5-11.2 Mbit/s of 20; with them 13.7-21.1 (README,
+# timely/timely_p/sqcc 8.5-11.2 Mbit/s of 20; with them 13.7-21.1 (docs/testbed.md,
 # "Known limits").
 source "$(dirname "$0")/select_common.sh"
 source "$(dirname "$0")/net_lib.sh"

@@ -12,7 +12,7 @@
 # parameters (icount guest, K = 3): landing in 3-26 steps or not at all
 # during the burst (a flow's u overshoots the +-20% band), sum u settled
 # after 5-89, the link back after 3.8-6.8 RTT by default (the refill,
-# parameter refill: README, OSCAR) and after 33-87 with refill = 0, the
+# parameter refill: docs/oscar.md) and after 33-87 with refill = 0, the
 # paper's HAI (+0.01 of mu per batch).  So the steps are reported, not
 # bounded; the bounds catch a broken law, refill or measurement:
 # utilisation >= 80% during the burst, steps counted, the backlog sampled

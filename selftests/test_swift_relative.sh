@@ -21,7 +21,7 @@
 #     0.78, 95.5%; model 0.96, 0.79).  A class that
 #     starts into a queue another class already holds still counts it as
 #     base RTT (namespaces, standing for hosts, cannot share a minimum):
-#     model Jain 0.53-0.82 at 2x; not asserted (README, "Swift").
+#     model Jain 0.53-0.82 at 2x; not asserted (docs/swift.md).
 source "$(dirname "$0")/swift_common.sh"
 swift_require
 ktap_set_plan 7

@@ -23,7 +23,7 @@
 #    8.6x smaller than LSwift's, a different metric).
 # +5 ms = half the base RTT (T_l < 2 T_s, the paper's model), above the
 # allowance (3 ms) so a slow-path ACK is over target.  Linux's own loss
-# detection is left at its defaults (RACK; see the README for what that
+# detection is left at its defaults (RACK; see docs/swift.md for what that
 # means for Swift's SACK-hole cut).
 source "$(dirname "$0")/swift_common.sh"
 swift_require

@@ -8,7 +8,7 @@
 # 64 KB completion, one per 9-16 RTT at the rate the burst leaves) the
 # long flows of patched TIMELY and SQCC did not come back within the run
 # (a 1 Mbit/s floor for seconds).  With the module defaults (loss_regain,
-# empty_hai: README, TIMELY family) they must: the link carries >= 95% of
+# empty_hai: docs/timely.md) they must: the link carries >= 95% of
 # its wire rate in every RTT of 10 again within 100 RTT of the burst's
 # end (guest, icount: 44 and 47 RTT), and the two long flows share it
 # (Jain >= 0.9 from 100 RTT after the burst to the end; 0.996, 0.999).

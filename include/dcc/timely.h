@@ -143,7 +143,7 @@ enum timely_n_source {
  * The link-rate defaults (a parameter left at 0, update_clock 2): with C
  * known (link_mbps, else the egress NIC's link speed the glue passes to
  * timely_cfg_resolve_nic()), the papers' 10 Gbit/s values scaled with
- * C / 10 Gbit/s, i.e. the README's recipe: T_low0 = seg/C (52 us at
+ * C / 10 Gbit/s, i.e. docs/timely.md's recipe: T_low0 = seg/C (52 us at
  * 10 Gbit/s: the paper's 50), T_high = TIMELY_AUTO_THIGH_MULT T_low0,
  * RTT_ref = T_low0, delta = C / TIMELY_AUTO_DELTA_DIV (10 Mbit/s at
  * 10 Gbit/s), rate_min = C / TIMELY_AUTO_FLOOR_DIV but never below

@@ -50,7 +50,7 @@
  *
  * Differences from the paper (what it leaves open or assumes away; the
  * figures are the userspace model's, selftests/unit/test_ccc_law.c, and
- * the guest's, selftests/test_ccc_*.sh; README "CCC" has the commands):
+ * the guest's, selftests/test_ccc_*.sh; docs/ccc.md has the commands):
  *  - RTT and ACK times from dcc_sample (ns; the RTT is the stack's us
  *    sample today); q_v from least squares over batches of >= min_samples
  *    ACKs spanning >= span_pct of RTT_min, then eq. 4's EWMA: eq. 4's

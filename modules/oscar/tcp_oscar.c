@@ -64,7 +64,7 @@
  * RTT in the model, 2.4-11.8 / 3.2-6.0 / 6.2-12.6 in the guest, growing
  * with log2(K+1), not O(1) (a slow flow needs a full batch to see the
  * queue empty); it is on by default (refill = 0 is the paper's HAI).
- * README (OSCAR) has the figures.
+ * docs/oscar.md has the figures.
  *
  * The whole per-ACK sequence (first-window skip, batching, staleness,
  * app-limited hold, the law, rate and window) is the plain-C core of
@@ -137,7 +137,7 @@
  *    65/30 Mbit/s), and the refill was off by default; counted above
  *    2 eps, the join/leave bench's 2-flow phase is at Jain 0.923-0.994
  *    (0.961-1.000 without the refill), its loss 0.21-0.47% (0.16-0.19%),
- *    and 4 -> 1 recovers in 7-81 RTT (77 without; README);
+ *    and 4 -> 1 recovers in 7-81 RTT (77 without; docs/oscar.md);
  *  - u_hmi_pct (off by default): on an empty queue u may grow by a share
  *    of itself instead of U_HAI's fixed step, on every empty batch, not
  *    only after a drain (model: recovery 3-4.5 RTT with 3 samples per
@@ -152,14 +152,14 @@
  *    bottleneck disagree on it: the long path's flows hold a queue that
  *    is congestion to the short path's, which sink to their floor (model,
  *    1 and 2 ms, two of each started together: 0.03 of the link each
- *    against 0.47; guest, README).  With one target queue, one
+ *    against 0.47; guest, docs/oscar.md).  With one target queue, one
  *    empty-queue margin and the same increase per second (a long path's
  *    batches are longer) the split is even: Jain 0.994 (2x) and 0.955
  *    (4x) in the model, against 0.57 and 0.86.  With one RTT the law is
  *    the paper's.  What is left: a flow that joins a standing queue
  *    measures it in its RTT_base (subtest 8), its D_target is that much
  *    higher, and with four staggered flows of two RTTs that still skews
- *    the split (model: Jain 0.76 at 2x, 0.75 at 4x; README);
+ *    the split (model: Jain 0.76 at 2x, 0.75 at 4x; docs/oscar.md);
  *  - mu: module parameter; 0 = estimate, RTT_base: parameter, else
  *    tcp_min_rtt() lowered to the shared per-destination minimum;
  *    both refreshed once per batch (oscar_refresh_inputs()).

@@ -1000,7 +1000,7 @@ static double rtt_classes(int m, u32 b2_us, u32 nrtt_us, u32 target_us,
 
 /*
  * Mixed base RTTs: with one network RTT and target for all flows (UE's
- * configuration, the README's recipe) and the per-RTT increases scaled by
+ * configuration, docs/nscc.md's recipe) and the per-RTT increases scaled by
  * base / network RTT (nscc_rtt_fair()); and with the defaults.
  */
 static void test_rtt_classes(void)
@@ -1015,7 +1015,7 @@ static void test_rtt_classes(void)
 			if (m == 0 && b2 == 20000)
 				tap_end();
 			else
-				tap_end_todo("the long class still gets less (README, NSCC)");
+				tap_end_todo("the long class still gets less (docs/nscc.md)");
 		}
 	for (int m = 0; m < 2; m++) {
 		double mf, ls, j = rtt_classes(m, 20000, 0, 0, &mf, &ls);
@@ -1023,7 +1023,7 @@ static void test_rtt_classes(void)
 		tap_begin("%s, 4 + 4 flows of base RTT 10 and 20 ms, the defaults (target = each flow's base RTT): Jain %.3f, smallest %.2f of fair, long class %.2f of the link",
 			  m ? "MNSCC" : "NSCC", j, mf, ls);
 		CHECK(j >= 0.9 && mf >= 0.5, "no flow below half its fair share");
-		tap_end_todo("per-flow targets: the long class aims at twice the queue (README, NSCC: set target_us fabric-wide)");
+		tap_end_todo("per-flow targets: the long class aims at twice the queue (docs/nscc.md: set target_us fabric-wide)");
 	}
 }
 

@@ -1190,7 +1190,7 @@ static void test_model_rtt_classes(void)
 			CHECK(amf < 0.5, "absolute target: the long class starves (why it is not the recipe)");
 			tap_end();
 		}
-	/* a class that starts into the queue the other holds (README, Swift) */
+	/* a class that starts into the queue the other holds (docs/swift.md) */
 	for (int v = 0; v <= 2; v += 2)
 		for (int late = 0; late <= 1; late++) {
 			double mf, u, j = rtt_classes(true, v, 2000, late, &mf, &u);
