@@ -35,35 +35,43 @@ done
 ktap_set_plan $((${#CASES[@]} + 3))
 dmesg_mark
 
-# every parameter dcc-tune may write, with its module default: the union
-# of the lists of a case that sets all of them
-restore_defaults() {
-	local m p v d
-	for m in "${MODS[@]}"; do
-		while read -r p v d; do
-			echo "$d" >"/sys/module/$m/parameters/$p" 2>/dev/null ||
-				log_warn "$m: cannot restore $p=$d"
-		done < <("$TUNE" --rate-gbit 25 --rtt-us 8 --buffer-kb 64 --noise-us 50 --hops 3 \
-			--pin-base-rtt --modules "$m" --format list 2>/dev/null)
-	done
-}
-dcc_on_exit "rm -f $CONF; restore_defaults"
+# a case whose lists name every parameter dcc-tune may write
+ALL="--rate-gbit 25 --rtt-us 8 --buffer-kb 64 --noise-us 50 --hops 3 --pin-base-rtt"
+# the --write case
+W="--rate-gbit 25 --rtt-us 8 --buffer-kb 64 --noise-us 2 --hops 3 --pin-base-rtt"
 
-# read_back ARGS...: every listed value equals the module's, else print
+# read_back COL "MOD..." ARGS...: the module parameters equal column COL
+# (2: the value, 3: the module default) of dcc-tune ARGS' list; prints
+# each difference
 read_back() {
-	local m p v d got bad=0
-	for m in "${MODS[@]}"; do
+	local col=$1 mods=$2 m p v d want got bad=0
+	shift 2
+	for m in $mods; do
 		while read -r p v d; do
+			want=$v
+			((col == 3)) && want=$d
 			got=$(<"/sys/module/$m/parameters/$p")
-			[[ $got == "$v" ]] || { echo "$m $p=$got, want $v"; bad=1; }
-		done < <("$TUNE" "$@" --modules "$m" --format list)
+			[[ $got == "$want" ]] || { echo "$m $p=$got, want $want"; bad=1; }
+		done < <("$TUNE" "$@" --modules "${m#tcp_}" --format list 2>/dev/null)
 	done
 	return $bad
 }
 
+restore_defaults() {
+	local m p d
+	for m in "${MODS[@]}"; do
+		# shellcheck disable=SC2086
+		while read -r p _ d; do
+			echo "$d" >"/sys/module/$m/parameters/$p" 2>/dev/null ||
+				log_warn "$m: cannot restore $p=$d"
+		done < <("$TUNE" $ALL --modules "$m" --format list 2>/dev/null)
+	done
+}
+dcc_on_exit "rm -f $CONF; restore_defaults"
+
 for c in "${CASES[@]}"; do
 	# shellcheck disable=SC2086
-	if err=$("$TUNE" $c --apply 2>&1 >/dev/null) && diff=$(read_back $c); then
+	if err=$("$TUNE" $c --apply 2>&1 >/dev/null) && diff=$(read_back 2 "${MODS[*]}" $c); then
 		ktap_test_pass "dcc-tune $c --apply: every value taken and read back"
 	else
 		ktap_test_fail "dcc-tune $c --apply: ${err:+$err; }${diff:-}"
@@ -81,7 +89,7 @@ for b in "--rate-gbit 0 --rtt-us 12" "--rate-gbit 100 --rtt-us 0" "--rate-gbit 9
 	((rc == 2)) || { bad_ok=0; log_info "dcc-tune $b --apply exited $rc"; }
 done
 # shellcheck disable=SC2086
-if ((bad_ok)) && diff=$(read_back $last); then
+if ((bad_ok)) && diff=$(read_back 2 "${MODS[*]}" $last); then
 	ktap_test_pass "bad input exits 2 and leaves every parameter as it was"
 else
 	ktap_test_fail "bad input: ${diff:-an exit status other than 2 (above)}"
@@ -92,23 +100,16 @@ fi
 restore_defaults
 step=''
 mkdir -p "${CONF%/*}"
-"$TUNE" --rate-gbit 25 --rtt-us 8 --buffer-kb 64 --noise-us 2 --hops 3 --pin-base-rtt \
-	--modules "ccc swift" --write "$CONF" >/dev/null 2>&1 || step="--write"
+# shellcheck disable=SC2086
+"$TUNE" $W --modules "ccc swift" --write "$CONF" >/dev/null 2>&1 || step="--write"
 [[ -n $step ]] || modprobe -r tcp_ccc tcp_swift || step="modprobe -r tcp_ccc tcp_swift"
 [[ -n $step ]] || { modprobe tcp_ccc && modprobe tcp_swift; } || step="modprobe tcp_ccc tcp_swift"
 if [[ -z $step ]]; then
-	ok=1
-	for m in ccc swift; do
-		while read -r p v _; do
-			got=$(<"/sys/module/tcp_$m/parameters/$p")
-			[[ $got == "$v" ]] || { ok=0; log_info "tcp_$m $p=$got, want $v"; }
-		done < <("$TUNE" --rate-gbit 25 --rtt-us 8 --buffer-kb 64 --noise-us 2 --hops 3 \
-			--pin-base-rtt --modules "$m" --format list)
-	done
-	if ((ok)); then
+	# shellcheck disable=SC2086
+	if diff=$(read_back 2 "tcp_ccc tcp_swift" $W); then
 		ktap_test_pass "--write $CONF: tcp_ccc and tcp_swift load with its values ($(grep -c '^options' "$CONF") options lines)"
 	else
-		ktap_test_fail "--write $CONF: values not taken at load: $(tr '\n' ' ' <"$CONF")"
+		ktap_test_fail "--write $CONF: values not taken at load: $diff"
 	fi
 else
 	ktap_test_fail "--write $CONF, reload tcp_ccc and tcp_swift: $step failed (refcnt ccc $(cat /sys/module/tcp_ccc/refcnt 2>/dev/null), swift $(cat /sys/module/tcp_swift/refcnt 2>/dev/null))"
@@ -118,15 +119,10 @@ modprobe -r tcp_ccc tcp_swift 2>/dev/null
 modprobe tcp_ccc && modprobe tcp_swift
 
 restore_defaults
-d=0
-for m in "${MODS[@]}"; do
-	while read -r p _ v; do
-		[[ $(<"/sys/module/$m/parameters/$p") == "$v" ]] || { d=1; log_info "$m $p not back at $v"; }
-	done < <("$TUNE" --rate-gbit 25 --rtt-us 8 --buffer-kb 64 --noise-us 50 --hops 3 --pin-base-rtt --modules "$m" --format list 2>/dev/null)
-done
-if ((d == 0)) && check_dmesg_clean; then
+# shellcheck disable=SC2086
+if diff=$(read_back 3 "${MODS[*]}" $ALL) && check_dmesg_clean; then
 	ktap_test_pass "every parameter back at its module default; no WARN/BUG"
 else
-	ktap_test_fail "defaults restored ($d) / dmesg clean"
+	ktap_test_fail "defaults restored / dmesg clean: ${diff:-dmesg (above)}"
 fi
 ktap_finished
