@@ -959,12 +959,14 @@ static void sim_init_module_defaults(struct sim *s, u64 mu, u32 base_us, int bas
  * join.  With base_rtt_us set (BASE_KNOWN; the advice of docs/ccc.md across
  * hosts): Jain 0.995 / 1.000, 5.1 / 7.6 BDP.
  */
+/* the two datacenter fabrics of the subtests below */
+static const struct { u64 mu; u32 base_us; } dc_sc[] = {
+	{ 12500000000ULL, 12 },	/* 100 Gbit/s, 12 us: BDP 100 packets */
+	{ 3125000000ULL, 8 },	/* 25 Gbit/s, 8 us: BDP 16.7 packets */
+};
+
 static void test_datacenter_defaults(void)
 {
-	static const struct { u64 mu; u32 base_us; } sc[] = {
-		{ 12500000000ULL, 12 },	/* 100 Gbit/s, 12 us: BDP 100 packets */
-		{ 3125000000ULL, 8 },	/* 25 Gbit/s, 8 us: BDP 16.7 packets */
-	};
 	/* tcp_ccc.c's module_param defaults, the law's part */
 	const struct ccc_knobs mod = {
 		.q_b_us = 50, .gamma_pct = 20, .ut_pct = 5, .qv_near_pct = 5,
@@ -978,8 +980,8 @@ static void test_datacenter_defaults(void)
 	struct sim s;
 
 	for (unsigned j = 0; j < 2; j++) {
-		const u64 mu = sc[j].mu;
-		const u32 base = sc[j].base_us;
+		const u64 mu = dc_sc[j].mu;
+		const u32 base = dc_sc[j].base_us;
 		const double bdp = (double)mu * base / 1e6, g = mu * 8e-9;
 		double t[MAXF], peak, qd;
 		int first90 = -1;
@@ -1056,8 +1058,8 @@ static void test_datacenter_defaults(void)
 
 	/* 16 hosts joining 5 RTT apart: own tcp_min_rtt(), then base_rtt_us */
 	for (unsigned j = 0; j < 2; j++) {
-		const u64 mu = sc[j].mu;
-		const u32 base = sc[j].base_us;
+		const u64 mu = dc_sc[j].mu;
+		const u32 base = dc_sc[j].base_us;
 		double t[MAXF], qd;
 
 		for (int m = BASE_OWN; m >= BASE_KNOWN; m--) {
@@ -1083,9 +1085,9 @@ static void test_datacenter_defaults(void)
 	tap_begin("datacenter scale, module defaults: %d hosts joining 5 RTT apart: Jain >= 0.95, queue within 2 q_B: Jain %.2f / %.2f, queue %.0f / %.0f BDP at 100 / 25 Gbit/s",
 		  n, jst[0], jst[1], qst[0], qst[1]);
 	for (unsigned j = 0; j < 2; j++) {
-		CHECK(jst[j] >= 0.95, "%.0f Gbit/s: Jain %.4f", sc[j].mu * 8e-9, jst[j]);
-		CHECK(qst[j] * sc[j].base_us <= 2.0 * qb, "%.0f Gbit/s: queue %.0f BDP",
-		      sc[j].mu * 8e-9, qst[j]);
+		CHECK(jst[j] >= 0.95, "%.0f Gbit/s: Jain %.4f", dc_sc[j].mu * 8e-9, jst[j]);
+		CHECK(qst[j] * dc_sc[j].base_us <= 2.0 * qb, "%.0f Gbit/s: queue %.0f BDP",
+		      dc_sc[j].mu * 8e-9, qst[j]);
 	}
 	tap_end_todo("flows of different hosts cannot share a minimum: set base_rtt_us (docs/ccc.md)");
 }
@@ -1103,16 +1105,13 @@ static void test_datacenter_defaults(void)
  */
 static void test_datacenter_tuned(void)
 {
-	static const struct { u64 mu; u32 base_us; } sc[] = {
-		{ 12500000000ULL, 12 }, { 3125000000ULL, 8 },
-	};
 	const u32 qb = 10;	/* dcc-tune: max(5, RTT / 2, 2 x 5 us noise) */
 	const int n = 16;
 	struct sim s;
 
 	for (unsigned j = 0; j < 2; j++) {
-		const u64 mu = sc[j].mu;
-		const u32 base = sc[j].base_us;
+		const u64 mu = dc_sc[j].mu;
+		const u32 base = dc_sc[j].base_us;
 
 		tap_begin("datacenter scale, dcc-tune's set (q_B %u us, base_rtt_us %u), %.0f Gbit/s: %d hosts at once and %d hosts 5 RTT apart: >= 95%% of C, Jain >= 0.95, queue <= 2 q_B",
 			  qb, base, mu * 8e-9, n, n);
