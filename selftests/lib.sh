@@ -195,6 +195,16 @@ flt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 fcalc() { awk "BEGIN { printf \"%.6g\n\", ($*) }"; }
 fround() { awk "BEGIN { printf \"%.${2:-2}f\n\", ($1) }"; }
 
+# ---- ftrace ---------------------------------------------------------------------
+# trace_reset KB: empty the ftrace buffer and give it KB kB per CPU.  Every
+# test that counts events sizes the buffer itself: the size is global and
+# outlives the test that set it, and a never-used buffer is a 7 kB stub
+# (~100 events), so what an earlier test left must not decide a count.
+trace_reset() {
+	echo "$1" >/sys/kernel/tracing/buffer_size_kb
+	echo >/sys/kernel/tracing/trace
+}
+
 # ---- dmesg ----------------------------------------------------------------------
 DCC_DMESG_BAD='WARNING:|BUG:|Oops|general protection|Call Trace|UBSAN|KASAN|kmemleak|refcount_t'
 _DCC_DMESG_MARK=

@@ -73,7 +73,7 @@ fi
 
 # 7-8. ss -ti info while a flow runs; the tracepoint fires
 ev=$TR/events/ccc/ccc_ack
-echo >$TR/trace
+trace_reset 4096
 [[ -f $ev/enable ]] && echo 1 >"$ev/enable"
 timeout 20 iperf3 -c 127.0.0.1 -p 5401 -t 3 -C ccc -J >/tmp/ccc-i.json 2>/dev/null &
 cl=$!

@@ -30,8 +30,7 @@ BOUND_S=5
 TR=/sys/kernel/tracing
 net_setup --rate-mbit "$CCC_RATE" --rtt-ms "$CCC_RTT" --limit-pkts 300
 net_quickack
-echo >$TR/trace
-echo 16384 >$TR/buffer_size_kb
+trace_reset 16384
 echo 1 >$TR/events/ccc/ccc_ack/enable
 net_start_flows --cc ccc --n 1 --duration $((JOIN + DUR2))
 sleep $JOIN

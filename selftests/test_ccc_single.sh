@@ -19,8 +19,7 @@ DUR=10
 TR=/sys/kernel/tracing
 net_setup --rate-mbit "$CCC_RATE" --rtt-ms "$CCC_RTT" --limit-pkts 300
 net_quickack
-echo >$TR/trace
-echo 16384 >$TR/buffer_size_kb
+trace_reset 16384
 echo 1 >$TR/events/ccc/ccc_ack/enable
 bt_out=/tmp/ccc-single-bt.txt
 have_bt=0

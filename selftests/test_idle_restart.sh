@@ -57,7 +57,7 @@ dcc_ns_pair "${NS}a" "${NS}b" 10.9.3.1 10.9.3.2 &&
 # rate_update events of the run (ARGS: dcc_conn MODE and its options)
 completions() {
 	local out
-	echo >$TR/trace
+	trace_reset 4096
 	echo 1 >"$EV/enable"
 	out=$("$CONN" "$1" --client-ns "${NS}a" --server-ns "${NS}b" --addr 10.9.3.2 \
 		--port 5330 --cc timely "${@:2}" 2>&1) || log_info "dcc_conn: $out" >&2

@@ -145,7 +145,7 @@ fi
 # a running socket (its target stays the one it started with)
 echo 0 >"$P/target_us"
 echo 100 >"$P/target_pct"
-echo >$TR/trace
+trace_reset 4096
 echo 1 >"$ev/enable"
 timeout 30 iperf3 -c 127.0.0.1 -p 5301 -t 3 -b 50M -C nscc -J >/dev/null 2>&1 &
 cl=$!

@@ -58,9 +58,7 @@ nq_run() {
 		echo "$v" >"$NS_P/$k" || log_warn "$k=$v refused"
 	done
 	echo 0 >$TR/tracing_on
-	echo >$TR/trace
-	NQ_BUF=$(<$TR/buffer_size_kb)
-	echo 16384 >$TR/buffer_size_kb
+	trace_reset 16384
 	echo 1 >$TR/events/nscc/nscc_ack/enable
 	echo 1 >$TR/tracing_on
 	net_new_run
@@ -71,7 +69,6 @@ nq_run() {
 	NQ_OUT=$NET_RUN/nscc_trace.txt
 	grep nscc_ack $TR/trace >"$NQ_OUT"
 	log_info "$name: $(wc -l <"$NQ_OUT") events; by quadrant (0 prop, 1 fair, 2 MD, 3 steer, 4 QA, 5 ign, 6 loss): $(grep -o 'quadrant=[0-9]' "$NQ_OUT" | sort | uniq -c | tr '\n' ' ')"
-	echo "${NQ_BUF%% *}" >$TR/buffer_size_kb
 }
 
 # nq_awk PROGRAM: run PROGRAM over the events with the fields by name

@@ -20,8 +20,7 @@ net_quickack
 tgt_ms=$(fcalc "$NS_TARGET_US / 1000")
 
 for cc in nscc mnscc; do
-	echo >$TR/trace
-	echo 8192 >$TR/buffer_size_kb
+	trace_reset 8192
 	echo 1 >$TR/events/nscc/nscc_ack/enable
 	have_bt=0
 	if [[ $cc == nscc ]] && command -v bpftrace >/dev/null; then

@@ -15,8 +15,7 @@ DUR=12
 TR=/sys/kernel/tracing
 net_setup --rate-mbit "$OSC_RATE" --rtt-ms "$OSC_RTT" --limit-pkts 300
 net_quickack
-echo >$TR/trace
-echo 8192 >$TR/buffer_size_kb
+trace_reset 8192
 echo 1 >$TR/events/oscar/oscar_batch/enable
 bt_out=/tmp/oscar-single-bt.txt
 have_bt=0

@@ -91,7 +91,7 @@ if command -v bpftrace >/dev/null; then
 		sleep 0.2
 	done
 fi
-echo >$TR/trace
+trace_reset 4096
 echo 1 >"$ev/enable" 2>/dev/null
 timeout 20 iperf3 -c 127.0.0.1 -p 5302 -t 3 -C mswift -J >/tmp/swift-i.json 2>/dev/null &
 cl=$!

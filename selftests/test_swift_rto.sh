@@ -51,7 +51,7 @@ dcc_ns_pair "${NS}a" "${NS}b" 10.9.0.1 10.9.0.2 &&
 
 ip netns exec "${NS}b" iperf3 -s -D -p 5310 -I /tmp/swift-rto-srv.pid
 sleep 0.3
-echo >$TR/trace
+trace_reset 4096
 echo 1 >"$EV/enable"
 ip netns exec "${NS}a" timeout 30 iperf3 -c 10.9.0.2 -p 5310 -t 5 -C swift -J \
 	>/tmp/swift-rto.json 2>/dev/null &

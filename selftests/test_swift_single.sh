@@ -16,8 +16,7 @@ TR=/sys/kernel/tracing
 net_setup --rate-mbit "$SW_RATE" --rtt-ms "$SW_RTT" --limit-pkts 300
 net_quickack
 swift_set_target
-echo >$TR/trace
-echo 16384 >$TR/buffer_size_kb
+trace_reset 16384
 echo 1 >$TR/events/swift/swift_decision/enable
 net_run_single swift $DUR $SKIP
 echo 0 >$TR/events/swift/swift_decision/enable

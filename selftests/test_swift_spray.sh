@@ -63,7 +63,7 @@ net_setup --rate-mbit "$SW_RATE" --rtt-ms "$SW_RTT" --limit-pkts 300 --paths 4 \
 net_quickack
 # which cuts each flow took: MD (delay), FR (SACK-detected loss), RTO only
 TR=/sys/kernel/tracing ev=/sys/kernel/tracing/events/swift/swift_decision
-echo >$TR/trace
+trace_reset 4096
 echo 'action == 1 || action == 3 || action == 5 || action == 6' >$ev/filter
 echo 1 >$ev/enable
 spray_pair congested swift lswift mswift

@@ -33,8 +33,7 @@ DUR=7 SKIP=3
 TR=/sys/kernel/tracing
 net_setup --rate-mbit "$TL_RATE" --rtt-ms "$TL_RTT" --limit-pkts 1000
 net_quickack
-echo >$TR/trace
-echo 4096 >$TR/buffer_size_kb
+trace_reset 4096
 lo=$(fcalc "$TL_RTT + $TL_TLOW_US / 2000")
 hi=$(fcalc "$TL_RTT + $TL_THIGH_US / 1000")
 # the thresholds as bottleneck backlog, packets of 1514 B on the wire
