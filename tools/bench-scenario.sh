@@ -15,7 +15,9 @@
 #   --incast "N.."     incast fan-in degrees (default "4 16 64")
 #   --paths P          spraying: paths (default 4); cases K = 0..P/2 congested
 #   --cpu-hooks SPEC   cpu: per CC, the functions to time, "cc=f1,f2 cc2=..."
-#                      (f1: the hook called on every ACK; from tools/bench)
+#                      (f1: the hook called on every ACK; from tools/bench);
+#                      a dcc name not in it: its module's modinfo
+#                      dcc_ack_hook, then dcc_lib's (dcc_ack_hooks below)
 #   --ecn-ccs "A.."    the CCs of --ccs that run the ECN scenario (default dctcp)
 #   --reps R           repetitions per CC and case (default 1)
 #   --rate-mbit R      bottleneck rate (default 100)
@@ -322,6 +324,18 @@ scenario_joinleave() { # CC
 	net_cleanup
 }
 
+# dcc_ack_hooks NAME: a dcc name's per-ACK hooks, "f1,f2@1": its module's
+# own (modinfo dcc_ack_hook: DCC_ACK_HOOK() in include/dcc/dcc.h; modinfo
+# finds the module by the name's tcp_NAME alias), then dcc_lib's, which
+# every dcc socket's ACK enters first; nothing for a module without them
+dcc_ack_hooks() {
+	local own lib
+	own=$(modinfo -F dcc_ack_hook "tcp_$1" 2>/dev/null | paste -sd, -)
+	[[ -n $own ]] || return 0
+	lib=$(modinfo -F dcc_ack_hook dcc_lib 2>/dev/null | paste -sd, -)
+	echo "$own${lib:+,$lib}"
+}
+
 # cpu: one bpftrace over the steady runs times every CC's per-ACK hooks
 # (see the header); cpu_start before them, cpu_stop after
 cpu_start() {
@@ -330,9 +344,14 @@ cpu_start() {
 	mkdir -p "$out/cpu"
 	: >"$out/cpu/hooks.tsv"
 	command -v bpftrace >/dev/null || { progress "cpu: no bpftrace in the guest (vmtest --bpftrace)"; failed=1; return 1; }
-	local -A seen=()
+	local -A seen=() hk=()
 	local fn=(tcp_rack_advance) all=()
-	for f in $cpu_hooks; do all+=(${f#*=}); done
+	# each CC's list: --cpu-hooks, else (a dcc name) its module's metadata
+	for c in "${avail[@]}"; do
+		for f in $cpu_hooks; do [[ ${f%%=*} == "$c" ]] && hk[$c]=${f#*=}; done
+		[[ -n ${hk[$c]:-} ]] || hk[$c]=$(dcc_ack_hooks "$c")
+		[[ -n ${hk[$c]} ]] && all+=("${hk[$c]}")
+	done
 	all=(${all[*]//,/ })
 	all=(${all[*]%@*})	# NAME@N: the symbol is NAME
 	# which of the hook functions the kernel has, and how often (one grep
@@ -344,8 +363,7 @@ cpu_start() {
 		nsym[$f]=$((${nsym[$f]:-0} + 1))
 	done
 	for c in "${avail[@]}"; do
-		hooks=''
-		for f in $cpu_hooks; do [[ ${f%%=*} == "$c" ]] && hooks=${f#*=}; done
+		hooks=${hk[$c]}
 		[[ -n $hooks ]] || { progress "cpu $c: no hooks known, skipped"; continue; }
 		for f in ${hooks//,/ }; do
 			f=${f%@*}

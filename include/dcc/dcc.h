@@ -442,4 +442,28 @@ extern const struct kernel_param_ops dcc_param_ops_snap;
 			&__dcc_snap_##name, 0644);			\
 	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "]")
 
+/*
+ * Module metadata for the tools (modinfo fields, read from the built or
+ * installed .ko, never from the C source):
+ *
+ *	dcc_ack_hook=FN[@N]	a function every ACK of the module's sockets
+ *				enters: tools/bench times it per ACK (the
+ *				socket in argument N, 0 without @), and
+ *				tools/divcheck holds it to no division;
+ *	dcc_ack_path=FN		a function those ACKs also run, out of line
+ *				(checked by tools/divcheck, not timed: its
+ *				time is its caller's).
+ *
+ * DCC_ACK_HOOK(fn) names the module's .cong_control, next to the
+ * tcp_congestion_ops initialiser that uses it.  tools/divcheck (make
+ * check) fails on a module that declares none, on one that declares a
+ * function it does not hold (renamed, inlined away), and on two modules
+ * declaring the same name, which a kprobe by name could not tell apart:
+ * static functions are fine, their names reach kallsyms.
+ */
+#define DCC_ACK_HOOK(fn)	MODULE_INFO(dcc_ack_hook, __stringify(fn))
+#define DCC_ACK_PROBE(fn, argn)	\
+	MODULE_INFO(dcc_ack_hook, __stringify(fn) "@" __stringify(argn))
+#define DCC_ACK_PATH(fn)	MODULE_INFO(dcc_ack_path, __stringify(fn))
+
 #endif /* _DCC_DCC_H */

@@ -602,6 +602,8 @@ static struct tcp_congestion_ops tcp_ccc __read_mostly = {
 	.get_info	= ccc_get_info,
 };
 
+DCC_ACK_HOOK(ccc_cong_control);	/* modinfo: what the tools time and check */
+
 static int __init ccc_register(void)
 {
 	int err;

@@ -393,6 +393,10 @@ static void dcc_rx_probe(void *data, struct sock *sk, struct sk_buff *skb)
 	dcc_rx_record(sk, skb, mode);
 }
 
+/* modinfo: every dcc socket's ACK runs both (the socket is argument 1) */
+DCC_ACK_PROBE(dcc_rx_probe, 1);
+DCC_ACK_PATH(dcc_rx_record);
+
 /*
  * The same probe from a kprobe on tcp_rcv_established()'s entry, where
  * tracepoints are off.  The arguments are still in their registers.

@@ -721,6 +721,8 @@ static struct tcp_congestion_ops tcp_mnscc __read_mostly = {
 	.get_info	= nscc_get_info,
 };
 
+DCC_ACK_HOOK(nscc_cong_control);	/* both names; modinfo: what the tools time and check */
+
 static int __init nscc_register(void)
 {
 	int err;

@@ -635,6 +635,8 @@ static struct tcp_congestion_ops tcp_oscar __read_mostly = {
 	.get_info	= oscar_get_info,
 };
 
+DCC_ACK_HOOK(oscar_cong_control);	/* modinfo: what the tools time and check */
+
 static int __init oscar_register(void)
 {
 	int err;

@@ -708,6 +708,8 @@ static struct tcp_congestion_ops swift_ops[] __read_mostly = {
 	[SWIFT_V_MSWIFT] = SWIFT_OPS(SWIFT_V_MSWIFT, "mswift"),
 };
 
+DCC_ACK_HOOK(swift_cong_control);	/* modinfo: what the tools time and check */
+
 /* Which of the three a socket runs: its ops pointer says. */
 static u8 swift_variant_of(const struct sock *sk)
 {

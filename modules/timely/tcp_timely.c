@@ -218,8 +218,8 @@
  * (timely_cong_control, timely_p_cong_control, sqcc_cong_control, ...):
  * the three modules can be loaded together, and a kprobe by name
  * (tools/bench's per-ACK timing, bpftrace) must name one function.
- * A variant file sets TIMELY_FN before including this one; tools/bench
- * reads the prefix from that "#define TIMELY_FN(f) PREFIX##f" line.
+ * A variant file sets TIMELY_FN before including this one; the module's
+ * metadata names its own (DCC_ACK_HOOK(), below the ops).
  */
 #ifndef TIMELY_FN
 #define TIMELY_FN(f) timely_##f
@@ -696,6 +696,8 @@ static struct tcp_congestion_ops tcp_timely_ops __read_mostly = {
 	.cwnd_event	= TIMELY_FN(cwnd_event),
 	.get_info	= TIMELY_FN(get_info),
 };
+
+DCC_ACK_HOOK(TIMELY_FN(cong_control));	/* modinfo: the variant's own symbol */
 
 static int __init timely_register(void)
 {
