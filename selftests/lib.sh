@@ -124,6 +124,46 @@ ktap_test_result() {
 	if "$@"; then ktap_test_pass "$desc"; else ktap_test_fail "$desc"; fi
 }
 
+# ktap_expect DESC GOT OP WANT [UNIT [WHY]]: one result from one
+# comparison, its threshold written once and printed with what was
+# measured: "DESC: GOT UNIT (expected OP WANT UNIT[; WHY])".
+#   OP  >= <= > <  numbers
+#       in         WANT is "LO..HI", inclusive ("expected in [LO, HI]")
+#       ==         numbers or strings
+# An empty or non-numeric GOT fails a numeric OP: a measurement that
+# broke is a failure, never a pass.
+ktap_expect() {
+	local desc=$1 got=$2 op=$3 want=$4 unit=${5:+ $5} why=${6:+; $6}
+	local ok=0 num='^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$' lo hi exp
+	case $op in
+	'>=' | '<=' | '>' | '<')
+		exp="$op $want$unit"
+		[[ $got =~ $num ]] && awk -v a="$got" -v b="$want" -v o="$op" 'BEGIN {
+			a += 0; b += 0
+			exit !(o == ">=" ? a >= b : o == "<=" ? a <= b : o == ">" ? a > b : a < b) }' &&
+			ok=1 ;;
+	in)
+		lo=${want%..*} hi=${want#*..}
+		exp="in [$lo, $hi]$unit"
+		[[ $got =~ $num ]] && fge "$got" "$lo" && fle "$got" "$hi" && ok=1 ;;
+	==)
+		exp="$want$unit"
+		if [[ $got =~ $num && $want =~ $num ]]; then
+			awk -v a="$got" -v b="$want" 'BEGIN { exit !(a + 0 == b + 0) }' && ok=1
+		else
+			[[ $got == "$want" ]] && ok=1
+		fi ;;
+	*)
+		exp="?"
+		log_warn "ktap_expect: unknown OP '$op'" ;;
+	esac
+	if ((ok)); then
+		ktap_test_pass "$desc: ${got:-(none)}$unit (expected $exp$why)"
+	else
+		ktap_test_fail "$desc: ${got:-(none)}$unit (expected $exp$why)"
+	fi
+}
+
 # ktap_test_todo "desc" "reason" CMD...: pass if CMD succeeds, else a known
 # failure (ktap_test_xfail with the reason): a goal the module does not
 # meet in every run yet
