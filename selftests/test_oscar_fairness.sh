@@ -37,16 +37,11 @@ dcc_result fair_converge_s "$conv"
 log_info "flow 1 joined at t=$s2 s; fair (within 20%) after $conv s = $(fcalc "$conv * 1000 / $OSC_RTT") base RTTs"
 fm_bins "$NET_RUN/flows.csv" 1 | awk '{ printf "%s:%s=%.1f ", $1, $2, $3 / 1e6 } END { print "" }' | fold -w 150 | sed 's/^/# Mbit\/s per 1 s bin: /'
 
-ktap_test_result "both flows used oscar" [ "$(net_get cc_ok)" = 1 ]
-ktap_test_result "both within 20% of fair share $conv s after the join (<= $BOUND_S s = $(fcalc "$BOUND_S * 1000 / $OSC_RTT") RTTs)" \
-	eval '[[ $conv != nan ]] && fle "$conv" "$BOUND_S"'
-ktap_test_result "Jain's index $jain over the last half of the shared period (>= 0.95)" \
-	fge "$jain" 0.95
+ktap_expect "both flows' senders ran oscar (cc_ok)" "$(net_get cc_ok)" == 1
+ktap_expect "both within 20% of fair share after the join" "$conv" '<=' "$BOUND_S" s \
+	"$(fcalc "$BOUND_S * 1000 / $OSC_RTT") RTTs; nan: never"
+ktap_expect "Jain's index over the last half of the shared period" "$jain" '>=' 0.95
 util=$(net_get util_pct)
-if fge "$util" 90; then
-	ktap_test_pass "two flows fill the link: $util% (>= 90%)"
-else
-	ktap_test_fail "two flows fill the link: $util% (>= 90%)"
-fi
+ktap_expect "two flows' utilisation of the link" "$util" '>=' 90 %
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
