@@ -60,6 +60,7 @@ DCC_DEPS_PACKAGES=(
 	linux-source-6.1
 	sparse
 	perl
+	python3
 	valgrind
 	binutils
 )
