@@ -135,13 +135,11 @@ ktap_test_result() {
 ktap_expect() {
 	local desc=$1 got=$2 op=$3 want=$4 unit=${5:+ $5} why=${6:+; $6}
 	local ok=0 num='^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$' lo hi exp
+	local -A cmp=(['>=']=fge ['<=']=fle ['>']=fgt ['<']=flt)
 	case $op in
 	'>=' | '<=' | '>' | '<')
 		exp="$op $want$unit"
-		[[ $got =~ $num ]] && awk -v a="$got" -v b="$want" -v o="$op" 'BEGIN {
-			a += 0; b += 0
-			exit !(o == ">=" ? a >= b : o == "<=" ? a <= b : o == ">" ? a > b : a < b) }' &&
-			ok=1 ;;
+		[[ $got =~ $num ]] && "${cmp[$op]}" "$got" "$want" && ok=1 ;;
 	in)
 		lo=${want%..*} hi=${want#*..}
 		exp="in [$lo, $hi]$unit"
@@ -149,7 +147,7 @@ ktap_expect() {
 	==)
 		exp="$want$unit"
 		if [[ $got =~ $num && $want =~ $num ]]; then
-			awk -v a="$got" -v b="$want" 'BEGIN { exit !(a + 0 == b + 0) }' && ok=1
+			fge "$got" "$want" && fle "$got" "$want" && ok=1
 		else
 			[[ $got == "$want" ]] && ok=1
 		fi ;;
