@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ns-3 smoke test (TAP): every dcc module's core, at the module's defaults,
+# inside ns-3's TCP (build/dcc-ns3).  Per algorithm, two flows on a
+# 10 Gbit/s bottleneck of 20 us base RTT with a 200 kB drop-tail buffer
+# (8 BDP; CE marking above BDP/7 for the ECN algorithms), measured over
+# the second half of a 10 ms run (250 base RTTs):
+#   - utilisation >= 80% of the payload ceiling,
+#   - the slower flow >= 40% of its fair share (no starvation),
+#   - mean queue <= 4 base RTTs (a bound the law holds, far below the buffer).
+# The TIMELY family's defaults fail at this start (sim/test_glue.c's
+# known_defect()): TODO, reported either way.  Then bad input: exit 2.
+# Each run takes ~1-2 s.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+bin=$here/build/dcc-ns3
+n=0
+
+val() { # KEY LINE
+	tr '\t' '\n' <<<"$2" | sed -n "s/^$1=//p"
+}
+
+result() { # OK DESC [TODO]
+	n=$((n + 1))
+	local s="ok"
+	[[ $1 == 1 ]] || s="not ok"
+	echo "$s $n - $2${3:+ # TODO $3}"
+}
+
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a != "nan" && a + 0 >= b + 0) }'; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a != "nan" && a + 0 <= b + 0) }'; }
+
+for cc in oscar ccc swift lswift mswift nscc mnscc timely timely_p sqcc; do
+	todo=
+	case $cc in timely | timely_p | sqcc)
+		todo="line-rate start of 2 flows: the TIMELY family's defaults overshoot" ;;
+	esac
+	line=$("$bin" --cc="$cc" --rate-gbit=10 --rtt-us=20 --flows=2 --buffer-kb=200 \
+		--duration-ms=10 2>&1)
+	rc=$?
+	echo "# $cc: $line"
+	if [[ $rc -ne 0 ]]; then
+		result 0 "$cc: dcc-ns3 exited $rc"
+		continue
+	fi
+	u=$(val util "$line") s=$(val min_share "$line") q=$(val q_mean_rtt "$line")
+	ge "$u" 0.8 && r=1 || r=0
+	result $r "$cc: utilisation $u >= 0.8 of the payload ceiling" "$todo"
+	ge "$s" 0.4 && r=1 || r=0
+	result $r "$cc: slower flow $s >= 0.4 of its fair share" "$todo"
+	le "$q" 4 && r=1 || r=0
+	result $r "$cc: mean queue $q <= 4 base RTTs" "$todo"
+done
+
+# bad input: a clear message and exit status 2, for each kind
+bad() { # DESC ARGS...
+	local desc=$1 out rc
+	shift
+	out=$("$bin" "$@" 2>&1 >/dev/null)
+	rc=$?
+	[[ $rc == 2 && $out == dcc-ns3:* ]] && r=1 || r=0
+	result $r "bad input ($desc): exit $rc, '$out'"
+}
+bad "unknown algorithm" --cc=nosuch
+bad "parameter out of range" --cc=oscar --param=tau_pct=5
+bad "unknown parameter" --cc=swift --param=nosuch=1
+bad "zero rate" --cc=oscar --rate-gbit=0
+bad "RTT out of range" --cc=oscar --rtt-us=0.5
+echo "1..$n"
