@@ -30,7 +30,9 @@
 # make, mawk, dash, tar etc. are also copied into the guest from here.
 # linux-source-6.1 (its scripts/checkpatch.pl), sparse and perl: tools/lint.
 # valgrind (callgrind) and binutils (objdump): tools/bench-callgrind and
-# tools/divcheck, the per-ACK cost checks.
+# tools/divcheck, the per-ACK cost checks.  libns3-dev (ns-3's headers and
+# pkg-config files; libgsl-dev for the .so links its pkg-config names), g++
+# and pkg-config: sim/, the cores inside ns-3.
 DCC_DEPS_PACKAGES=(
 	qemu-system-x86
 	linux-image-cloud-amd64
@@ -63,6 +65,10 @@ DCC_DEPS_PACKAGES=(
 	python3
 	valgrind
 	binutils
+	libns3-dev
+	libgsl-dev
+	g++
+	pkg-config
 )
 
 # Print the packages of DCC_DEPS_PACKAGES that are not installed.
