@@ -7,6 +7,7 @@
 #   make check            the test suite: userspace unit tests + fuzz,
 #                         module build, DKMS build, kselftests in a qemu guest
 #   make bench            the head-to-head benchmark in a qemu guest
+#   make sim              every module at datacenter scale in ns-3 (tools/sim)
 #   make lint             checkpatch --strict and sparse (tools/lint)
 #   make install          modules_install into /lib/modules/$(KVER)/updates/dcc
 #
@@ -42,7 +43,10 @@ check:
 bench:
 	@tools/bench $(BENCH_ARGS)
 
+sim:
+	@tools/sim $(SIM_ARGS)
+
 lint:
 	@tools/lint
 
-.PHONY: all modules install modules_install clean unit check bench lint
+.PHONY: all modules install modules_install clean unit check bench sim lint
