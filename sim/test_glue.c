@@ -185,10 +185,26 @@ static void check_params(const struct dcc_sim_alg *alg)
 	   alg->name);
 }
 
+/* --params: "alg name default min max" per parameter (sim/params-check.sh) */
+static void dump_params(void)
+{
+	const struct dcc_sim_param *p;
+	int i;
+
+	for (i = 0; i < DCC_SIM_NALGS; i++)
+		for (p = dcc_sim_algs[i] ? dcc_sim_algs[i]->params : NULL; p && p->name; p++)
+			printf("%s %s %u %u %u\n", dcc_sim_algs[i]->name, p->name, p->def,
+			       p->min, p->max);
+}
+
 int main(int argc, char **argv)
 {
 	int i;
 
+	if (argc > 1 && !strcmp(argv[1], "--params")) {
+		dump_params();
+		return 0;
+	}
 	for (i = 0; i < DCC_SIM_NALGS; i++) {
 		const struct dcc_sim_alg *alg = dcc_sim_algs[i];
 
