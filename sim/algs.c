@@ -5,8 +5,7 @@
  */
 #include "dcc_sim.h"
 
-/* weak: a glue not linked in (yet) leaves its slot NULL */
-extern const struct dcc_sim_alg __attribute__((weak)) dcc_sim_oscar, dcc_sim_ccc,
+extern const struct dcc_sim_alg dcc_sim_oscar, dcc_sim_ccc,
 	dcc_sim_swift, dcc_sim_lswift, dcc_sim_mswift,
 	dcc_sim_nscc, dcc_sim_mnscc,
 	dcc_sim_timely, dcc_sim_timely_p, dcc_sim_sqcc;

@@ -122,7 +122,7 @@ struct dcc_sim_alg {
 
 /* ---- the algorithms, and their module parameters ---------------------- */
 
-/* every algorithm the simulator knows; a NULL slot: its glue is not built */
+/* every algorithm the simulator knows (sim/algs.c), in the modules' order */
 #define DCC_SIM_NALGS 10
 extern const struct dcc_sim_alg *const dcc_sim_algs[DCC_SIM_NALGS + 1];
 

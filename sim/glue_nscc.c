@@ -338,24 +338,17 @@ static u32 nscc_sim_ssthresh(struct dcc_sim_sock *sk)
 	return sk->snd_ssthresh;
 }
 
-const struct dcc_sim_alg dcc_sim_nscc = {
-	.name = "nscc",
-	.priv_size = sizeof(struct nscc_sim),
-	.params = nscc_sim_params,
-	.needs_ecn = true,
-	.init = nscc_sim_init,
-	.cong_control = nscc_sim_cong_control,
-	.ssthresh = nscc_sim_ssthresh,
-	.cwnd_event = nscc_sim_cwnd_event,
-};
+/* the two ops of tcp_nscc.c: one glue, the variant read from sk->alg */
+#define NSCC_SIM_OPS(str) {					\
+	.name = str,						\
+	.priv_size = sizeof(struct nscc_sim),			\
+	.params = nscc_sim_params,				\
+	.needs_ecn = true,					\
+	.init = nscc_sim_init,					\
+	.cong_control = nscc_sim_cong_control,			\
+	.ssthresh = nscc_sim_ssthresh,				\
+	.cwnd_event = nscc_sim_cwnd_event,			\
+}
 
-const struct dcc_sim_alg dcc_sim_mnscc = {
-	.name = "mnscc",
-	.priv_size = sizeof(struct nscc_sim),
-	.params = nscc_sim_params,
-	.needs_ecn = true,
-	.init = nscc_sim_init,
-	.cong_control = nscc_sim_cong_control,
-	.ssthresh = nscc_sim_ssthresh,
-	.cwnd_event = nscc_sim_cwnd_event,
-};
+const struct dcc_sim_alg dcc_sim_nscc = NSCC_SIM_OPS("nscc");
+const struct dcc_sim_alg dcc_sim_mnscc = NSCC_SIM_OPS("mnscc");
