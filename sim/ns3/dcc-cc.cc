@@ -27,7 +27,9 @@
  *                                        (tcp_rtt_estimator())
  *   icsk_ca_state, set_state             m_congState, CongestionStateSet();
  *                                        ns-3 enters and leaves CWR without
- *                                        calling it, SyncIn() does then
+ *                                        calling it, SyncState() does then;
+ *                                        Recovery is told after ssthresh,
+ *                                        in Linux's order (GetSsThresh())
  *
  * Not in ns-3: an undo of a spurious recovery.  Karn's rule is ns-3's own
  * (no measurement from a retransmitted segment), but m_lastRtt keeps the
@@ -131,14 +133,27 @@ DccCongestionOps::SyncIn(const TcpSocketState* tcb)
                            ? DCC_SIM_INF_SSTHRESH
                            : tcb->m_ssThresh.Get() / mss;
     sk->ecn_ok = tcb->m_ecnState != TcpSocketState::ECN_DISABLED;
+    if (!m_holdState)
+        SyncState(tcb);
+    else
+        sk->ca_state = m_state;
+}
+
+/*
+ * A CA state the glue has not been told of: CWR entered or left (ns-3 does
+ * not call CongestionStateSet for it), or the Recovery CongestionStateSet()
+ * held back until ssthresh ran.
+ */
+void
+DccCongestionOps::SyncState(const TcpSocketState* tcb)
+{
     if (tcb->m_congState.Get() != m_state)
     {
-        /* CWR entered or left: ns-3 does not call CongestionStateSet */
         m_state = tcb->m_congState.Get();
         if (m_alg->set_state)
-            m_alg->set_state(sk, m_state);
+            m_alg->set_state(m_sk.get(), m_state);
     }
-    sk->ca_state = m_state;
+    m_sk->ca_state = m_state;
 }
 
 /* the glue's window, bound and rate, into the stack */
@@ -183,9 +198,18 @@ DccCongestionOps::GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFli
 {
     if (!m_started || !m_alg->ssthresh)
         return tcb->m_ssThresh;
+    /*
+     * Linux runs ssthresh before it sets the new state (tcp_enter_recovery,
+     * tcp_enter_cwr, tcp_enter_loss); ns-3's EnterRecovery sets the state
+     * first.  So the state change waits until ssthresh has run (a glue
+     * may save what its set_state is about to cut: TIMELY's regain rate).
+     */
+    m_holdState = true;
     SyncIn(PeekPointer(tcb));
+    m_holdState = false;
     m_sk->packets_out = bytesInFlight / m_sk->mss;
     m_sk->snd_ssthresh = m_alg->ssthresh(m_sk.get());
+    SyncState(PeekPointer(tcb));
     if (m_sk->snd_ssthresh == DCC_SIM_INF_SSTHRESH)
         return UINT32_MAX;
     return (uint32_t)std::min<uint64_t>((uint64_t)m_sk->snd_ssthresh * m_sk->mss, UINT32_MAX - 1);
@@ -209,6 +233,9 @@ DccCongestionOps::CongestionStateSet(Ptr<TcpSocketState> tcb,
     if (!m_started)
         return;
     SyncIn(PeekPointer(tcb));
+    /* Recovery: after ssthresh (GetSsThresh() tells the glue, see there) */
+    if (newState == TcpSocketState::CA_RECOVERY)
+        return;
     m_state = newState;
     if (m_alg->set_state)
         m_alg->set_state(m_sk.get(), newState);

@@ -65,6 +65,7 @@ class DccCongestionOps : public TcpCongestionOps
   private:
     void SyncIn(const TcpSocketState* tcb);
     void SyncOut(TcpSocketState* tcb);
+    void SyncState(const TcpSocketState* tcb);
 
     const struct dcc_sim_alg* m_alg{nullptr};
     struct dcc_sim_host* m_host{nullptr};
@@ -75,6 +76,7 @@ class DccCongestionOps : public TcpCongestionOps
     uint32_t m_lastAcked{0};     /* tcb->m_lastAckedSeq at the previous ACK */
     uint8_t m_state{0};          /* the CA state the glue last saw */
     uint64_t m_srtt8Ns{0};       /* srtt x 8, ns */
+    bool m_holdState{false};     /* GetSsThresh(): no state change yet */
     std::function<void(uint64_t)> m_rttSink;
 };
 
