@@ -201,11 +201,15 @@ bool dcc_sim_loss_ack(struct dcc_sim_sock *sk, u32 acked_sacked)
 
 /* ---- the host-wide tables (dcc_lib.c) ----------------------------------- */
 
+u32 dcc_sim_base_rtt_us(const struct dcc_sim_sock *sk)
+{
+	return sk->min_rtt_us ? sk->min_rtt_us : sk->srtt_us;
+}
+
 u32 dcc_sim_auto_base_rtt_us(struct dcc_sim_sock *sk, bool share)
 {
 	struct dcc_sim_host *h = sk->host;
-	/* dcc_base_rtt_us(sk, 0): tcp_min_rtt(), else srtt */
-	u32 b = sk->min_rtt_us ? sk->min_rtt_us : sk->srtt_us;
+	u32 b = dcc_sim_base_rtt_us(sk);
 
 	if (!b || !share)
 		return b;

@@ -132,7 +132,11 @@ const struct dcc_sim_alg *dcc_sim_alg_find(const char *name);
 int dcc_sim_param_set(const struct dcc_sim_alg *alg, const char *assign,
 		      char *err, unsigned int errlen);
 
-/* every parameter of @alg back to the module's default */
+/*
+ * every parameter of @alg to the module's default: the table's def is the
+ * only statement of it (the glues' variables start at 0), so a run calls
+ * this before anything else of @alg, as dcc-ns3 and test_glue do
+ */
 void dcc_sim_params_reset(const struct dcc_sim_alg *alg);
 
 /* ---- socket life ------------------------------------------------------- */
@@ -155,7 +159,9 @@ bool dcc_sim_loss_bound_active(const struct dcc_sim_sock *sk);
 /* dcc_loss_ack(): @acked_sacked packets this ACK (S)ACKed */
 bool dcc_sim_loss_ack(struct dcc_sim_sock *sk, u32 acked_sacked);
 
-/* dcc_auto_base_rtt_us(): the socket's min RTT, lowered to the host's */
+/* dcc_base_rtt_us(sk, 0): tcp_min_rtt(), else srtt, else 0 */
+u32 dcc_sim_base_rtt_us(const struct dcc_sim_sock *sk);
+/* dcc_auto_base_rtt_us(): dcc_sim_base_rtt_us(), lowered to the host's */
 u32 dcc_sim_auto_base_rtt_us(struct dcc_sim_sock *sk, bool share);
 /* dcc_shared_ref_rtt_us() */
 u32 dcc_sim_shared_ref_rtt_us(struct dcc_sim_sock *sk, u32 base_us);

@@ -36,21 +36,21 @@
 #define CCC_SIM_INIT_CWND 10	/* Linux's TCP_INIT_CWND */
 
 /* the module parameters, with tcp_ccc's defaults */
-static u32 q_b_us = 50;
+static u32 q_b_us;
 static u32 line_rate_mbps;
 static u32 base_rtt_us;
-static u32 gamma_pct = 20;
-static u32 ut_pct = 5;
-static u32 qv_near_pct = 5;
-static u32 span_pct = 25;
-static u32 min_samples = 8;
-static u32 n_ai_max = 10;
-static u32 cwnd_gain_pct = 110;
+static u32 gamma_pct;
+static u32 ut_pct;
+static u32 qv_near_pct;
+static u32 span_pct;
+static u32 min_samples;
+static u32 n_ai_max;
+static u32 cwnd_gain_pct;
 static u32 cwnd_qb;
 static u32 start_mode;
-static u32 init_rate_mbps = 100;
-static u32 fair_ai_pml = 31;
-static u32 share_base_rtt = 1;
+static u32 init_rate_mbps;
+static u32 fair_ai_pml;
+static u32 share_base_rtt;
 
 static struct dcc_sim_param ccc_sim_params[] = {
 	{ "q_b_us", &q_b_us, 50, 1, 1000000 },

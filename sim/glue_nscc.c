@@ -36,30 +36,30 @@
 static u32 nic_mbps;
 static u32 network_rtt_us;
 static u32 target_us;
-static u32 target_pct = 100;
-static u32 prop_gain_x100 = 400;
-static u32 fi_x100 = 500;
-static u32 eta_x100 = 15;
-static u32 fi_scale_x100 = 25;
+static u32 target_pct;
+static u32 prop_gain_x100;
+static u32 fi_x100;
+static u32 eta_x100;
+static u32 fi_scale_x100;
 static u32 fi_thresh_us;
-static u32 gamma_pct = 80;
-static u32 md_floor_pct = 50;
-static u32 delay_alpha_ppm = 12500;
-static u32 qa_gate = 3;
-static u32 qa_thresh_pct = 400;
-static u32 fulfill_bytes = 8 * NSCC_MTU_REF;
-static u32 maxwnd_pct = 150;
-static u32 init_cwnd_pct = 100;
-static u32 noecn_mark_pct = 125;
-static u32 ecn_backstop_pct = 150;
-static u32 ecn_backstop_mode = NSCC_BACKSTOP_OFF;
-static u32 median_hmax = NSCC_MED_HMAX;
+static u32 gamma_pct;
+static u32 md_floor_pct;
+static u32 delay_alpha_ppm;
+static u32 qa_gate;
+static u32 qa_thresh_pct;
+static u32 fulfill_bytes;
+static u32 maxwnd_pct;
+static u32 init_cwnd_pct;
+static u32 noecn_mark_pct;
+static u32 ecn_backstop_pct;
+static u32 ecn_backstop_mode;
+static u32 median_hmax;
 static u32 median_ewma;
-static u32 median_lower = 1;
-static u32 cwnd_limited_only = 1;
-static u32 pacing_gain_pct = 120;
+static u32 median_lower;
+static u32 cwnd_limited_only;
+static u32 pacing_gain_pct;
 static u32 base_rtt_us;
-static u32 share_base_rtt = 1;
+static u32 share_base_rtt;
 
 static struct dcc_sim_param nscc_sim_params[] = {
 	{ "nic_mbps", &nic_mbps, 0, 0, 800000 },
@@ -159,17 +159,11 @@ static void nscc_sim_snap(struct nscc_sim *ca)
 	ca->share = share_base_rtt;
 }
 
-/* dcc_base_rtt_us(sk, 0): tcp_min_rtt(), else srtt, else 0 */
-static u32 nscc_sim_base_rtt_us(const struct dcc_sim_sock *sk)
-{
-	return sk->min_rtt_us ? sk->min_rtt_us : sk->srtt_us;
-}
-
 /* nscc_base_of(): the own minimum, lowered to base_rtt_us and @shared_us */
 static u32 nscc_sim_base_of(const struct dcc_sim_sock *sk,
 			    const struct nscc_sim *ca, u32 shared_us)
 {
-	u32 b = nscc_sim_base_rtt_us(sk);
+	u32 b = dcc_sim_base_rtt_us(sk);
 
 	if (ca->snap_base_rtt_us && (!b || ca->snap_base_rtt_us < b))
 		b = ca->snap_base_rtt_us;

@@ -13,20 +13,20 @@
 /* the module parameters, with tcp_oscar's defaults */
 static u32 line_rate_mbps;
 static u32 base_rtt_us;
-static u32 dtarget_pct = 150;
-static u32 tau_pct = 50;
-static u32 u_ai_ppm = 1000;
-static u32 u_hai_ppm = 10000;
-static u32 u_min_ppm = 1000;
+static u32 dtarget_pct;
+static u32 tau_pct;
+static u32 u_ai_ppm;
+static u32 u_hai_ppm;
+static u32 u_min_ppm;
 static u32 eps_us;
 static u32 hyst_us;
-static u32 init_rate_mbps = 100;
-static u32 min_samples = OSCAR_MIN_SAMPLES_DEFAULT;
+static u32 init_rate_mbps;
+static u32 min_samples;
 static u32 u_hmi_pct;
-static u32 refill = 1;
-static u32 start_u_ppm = 1000000;
-static u32 share_base_rtt = 1;
-static u32 shared_target = 1;
+static u32 refill;
+static u32 start_u_ppm;
+static u32 share_base_rtt;
+static u32 shared_target;
 
 static struct dcc_sim_param oscar_sim_params[] = {
 	{ "line_rate_mbps", &line_rate_mbps, 0, 0, 800000 },

@@ -35,24 +35,24 @@
 #define SWIFT_SIM_CWND_CLAMP (~0U)
 
 /* the module parameters, with tcp_swift's defaults (one set, three ops) */
-static u32 base_target_us = 25;
+static u32 base_target_us;
 static u32 target_mode;
 static u32 hops;
-static u32 hop_us = 1;
-static u32 fs_range_us = 100;
-static u32 fs_min_cwnd_mpkt = 100;
-static u32 fs_max_cwnd = 256;
-static u32 ai_mpkt = 1000;
-static u32 beta_pm = 800;
-static u32 max_mdf_pm = 500;
-static u32 min_cwnd_mpkt = 1;
-static u32 init_cwnd = 10;
-static u32 retx_reset = 3;
-static u32 lswift_k = 5;
-static u32 h_cap = 128;
-static u32 pctl = 50;
-static u32 pacing_pct = 200;
-static u32 share_base_rtt = 1;
+static u32 hop_us;
+static u32 fs_range_us;
+static u32 fs_min_cwnd_mpkt;
+static u32 fs_max_cwnd;
+static u32 ai_mpkt;
+static u32 beta_pm;
+static u32 max_mdf_pm;
+static u32 min_cwnd_mpkt;
+static u32 init_cwnd;
+static u32 retx_reset;
+static u32 lswift_k;
+static u32 h_cap;
+static u32 pctl;
+static u32 pacing_pct;
+static u32 share_base_rtt;
 
 static struct dcc_sim_param swift_sim_params[] = {
 	{ "base_target_us", &base_target_us, 25, 1, 1000000 },

@@ -58,27 +58,10 @@
  * The live values, one set per module, in struct timely_params: its
  * fields are the module parameters, under the same names
  * (tcp_timely.c's timely_params_get() copies each into its namesake).
- * What a variant does not have stays 0, as the kernel's snapshot leaves it.
+ * What a variant does not have stays 0, as the kernel's snapshot leaves it;
+ * the rest take the tables' defaults below (dcc_sim_params_reset()).
  */
-#define TIMELY_SIM_VALS(beta, hai, ehai) {				\
-	.alpha_ppm = 875000,						\
-	.beta_ppm = (beta),						\
-	.seg_bytes = 65536,						\
-	.hai_thresh = (hai),						\
-	.loss_md_pct = 50,						\
-	.loss_regain = 1,						\
-	.empty_hai = (ehai),						\
-	.update_clock = TIMELY_CLOCK_AUTO,				\
-}
-
-static struct timely_params timely_vals =
-	TIMELY_SIM_VALS(TIMELY_SIM_BETA, TIMELY_SIM_HAI, TIMELY_SIM_EMPTY_HAI);
-static struct timely_params timely_p_vals =
-	TIMELY_SIM_VALS(TIMELY_P_SIM_BETA, TIMELY_P_SIM_HAI,
-			TIMELY_P_SIM_EMPTY_HAI);
-static struct timely_params sqcc_vals =
-	TIMELY_SIM_VALS(TIMELY_P_SIM_BETA, TIMELY_P_SIM_HAI,
-			TIMELY_P_SIM_EMPTY_HAI);
+static struct timely_params timely_vals, timely_p_vals, sqcc_vals;
 
 /* the parameters all three modules have, in tcp_timely.c's order */
 #define TIMELY_SIM_PARAMS(v, beta, hai, ehai)				\
@@ -135,7 +118,7 @@ struct timely_sim {
 /* timely_min_rtt_ns(): dcc_base_rtt_us(sk, 0) in ns (0 = none yet) */
 static u32 timely_sim_min_rtt_ns(const struct dcc_sim_sock *sk)
 {
-	u32 us = sk->min_rtt_us ? sk->min_rtt_us : sk->srtt_us;
+	u32 us = dcc_sim_base_rtt_us(sk);
 
 	return (u32)dcc_us_to_ns(us);	/* <= 4.29 s */
 }
@@ -273,32 +256,20 @@ static u32 timely_sim_ssthresh(struct dcc_sim_sock *sk)
 	return dcc_sim_loss_ssthresh(sk);
 }
 
-const struct dcc_sim_alg dcc_sim_timely = {
-	.name = "timely",
-	.priv_size = sizeof(struct timely_sim),
-	.params = timely_sim_params,
-	.init = timely_sim_init_timely,
-	.cong_control = timely_sim_cong_control,
-	.ssthresh = timely_sim_ssthresh,
-	.set_state = timely_sim_set_state,
-};
+/* the three modules' ops: their own parameters and init, shared hooks */
+#define TIMELY_SIM_OPS(str, params_, init_) {			\
+	.name = str,						\
+	.priv_size = sizeof(struct timely_sim),			\
+	.params = params_,					\
+	.init = init_,						\
+	.cong_control = timely_sim_cong_control,		\
+	.ssthresh = timely_sim_ssthresh,			\
+	.set_state = timely_sim_set_state,			\
+}
 
-const struct dcc_sim_alg dcc_sim_timely_p = {
-	.name = "timely_p",
-	.priv_size = sizeof(struct timely_sim),
-	.params = timely_p_sim_params,
-	.init = timely_sim_init_timely_p,
-	.cong_control = timely_sim_cong_control,
-	.ssthresh = timely_sim_ssthresh,
-	.set_state = timely_sim_set_state,
-};
-
-const struct dcc_sim_alg dcc_sim_sqcc = {
-	.name = "sqcc",
-	.priv_size = sizeof(struct timely_sim),
-	.params = sqcc_sim_params,
-	.init = timely_sim_init_sqcc,
-	.cong_control = timely_sim_cong_control,
-	.ssthresh = timely_sim_ssthresh,
-	.set_state = timely_sim_set_state,
-};
+const struct dcc_sim_alg dcc_sim_timely =
+	TIMELY_SIM_OPS("timely", timely_sim_params, timely_sim_init_timely);
+const struct dcc_sim_alg dcc_sim_timely_p =
+	TIMELY_SIM_OPS("timely_p", timely_p_sim_params, timely_sim_init_timely_p);
+const struct dcc_sim_alg dcc_sim_sqcc =
+	TIMELY_SIM_OPS("sqcc", sqcc_sim_params, timely_sim_init_sqcc);
