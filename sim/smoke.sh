@@ -36,7 +36,8 @@ for cc in oscar ccc swift lswift mswift nscc mnscc timely timely_p sqcc; do
 	case $cc in timely | timely_p | sqcc)
 		todo="line-rate start of 2 flows: the TIMELY family's defaults overshoot" ;;
 	esac
-	line=$("$bin" --cc="$cc" --rate-gbit=10 --rtt-us=20 --flows=2 --buffer-kb=200 \
+	# both spellings of an option: "--name=value" and "--name value"
+	line=$("$bin" --cc="$cc" --rate-gbit=10 --rtt-us 20 --flows=2 --buffer-kb 200 \
 		--duration-ms=10 2>&1)
 	rc=$?
 	echo "# $cc: $line"
@@ -67,4 +68,8 @@ bad "parameter out of range" --cc=oscar --param=tau_pct=5
 bad "unknown parameter" --cc=swift --param=nosuch=1
 bad "zero rate" --cc=oscar --rate-gbit=0
 bad "RTT out of range" --cc=oscar --rtt-us=0.5
+bad "not a number" --cc=oscar --flows x
+bad "unknown option" --cc=oscar --bogus=1
+bad "option without its value" --cc=oscar --rate-gbit
+bad "unwritable --series (refused before the run)" --cc=oscar --duration-ms=60000 --series=/nonexistent/x.csv
 echo "1..$n"

@@ -289,6 +289,93 @@ Usage(const std::string& msg)
     std::exit(2);
 }
 
+/*
+ * The command line as a user types it: ns-3's parser takes "--name=value"
+ * only and exits 1 on anything else; here "--name value" is joined into
+ * "--name=value", and an unknown option or a value that is not a number
+ * where one is due is refused with exit 2 before ns-3 sees it.
+ */
+struct Opt
+{
+    const char* name;
+    char kind; /* 'd' number, 'u' unsigned integer, 'b' flag, 's' text */
+};
+
+const Opt kOpts[] = {
+    {"cc", 's'},         {"param", 's'},         {"rate-gbit", 'd'},    {"nic-gbit", 'd'},
+    {"rtt-us", 'd'},     {"rtt-mix-us", 'd'},    {"buffer-kb", 'd'},    {"ecn-kb", 'd'},
+    {"flows", 'u'},      {"together", 'b'},      {"late", 'u'},         {"late-start-ms", 'd'},
+    {"late-stop-ms", 'd'}, {"duration-ms", 'd'}, {"warmup-ms", 'd'},    {"rto-min-us", 'd'},
+    {"series", 's'},
+};
+
+const Opt*
+FindOpt(const std::string& name)
+{
+    for (const Opt& o : kOpts)
+        if (name == o.name)
+            return &o;
+    return nullptr;
+}
+
+bool
+ValueOk(char kind, const std::string& v)
+{
+    char* end = nullptr;
+
+    if (kind == 's')
+        return true;
+    if (kind == 'b')
+        return v == "true" || v == "false" || v == "1" || v == "0";
+    if (v.empty())
+        return false;
+    if (kind == 'u')
+    {
+        if (v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9)
+            return false;
+        return true;
+    }
+    double d = std::strtod(v.c_str(), &end);
+    return *end == '\0' && std::isfinite(d);
+}
+
+std::vector<std::string>
+NormalizeArgs(int argc, char** argv)
+{
+    std::vector<std::string> out{argv[0]};
+
+    for (int i = 1; i < argc; i++)
+    {
+        std::string a = argv[i];
+        if (a == "--help" || a == "-h" || a.rfind("--Print", 0) == 0)
+        {
+            out.push_back(a == "-h" ? "--help" : a);
+            continue;
+        }
+        if (a.rfind("--", 0) != 0)
+            Usage("unexpected argument '" + a + "'");
+        size_t eq = a.find('=');
+        std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        const Opt* o = FindOpt(name);
+        if (!o)
+            Usage("unknown option --" + name);
+        std::string v;
+        if (eq != std::string::npos)
+            v = a.substr(eq + 1);
+        else if (o->kind == 'b')
+            v = "true";
+        else if (i + 1 < argc)
+            v = argv[++i];
+        else
+            Usage("--" + name + " needs a value");
+        if (!ValueOk(o->kind, v))
+            Usage("--" + name + ": '" + v + "' is not " +
+                  (o->kind == 'u' ? "a whole number" : o->kind == 'b' ? "true or false" : "a number"));
+        out.push_back("--" + name + "=" + v);
+    }
+    return out;
+}
+
 } // namespace
 
 int
@@ -327,7 +414,8 @@ main(int argc, char** argv)
     cmd.AddValue("warmup-ms", "start of the measured window, ms (-1 = half the run)", warmupMs);
     cmd.AddValue("rto-min-us", "TCP's minimum RTO, us", rtoMinUs);
     cmd.AddValue("series", "write per-bin goodput and queue to this CSV file", series);
-    cmd.Parse(argc, argv);
+    std::vector<std::string> args = NormalizeArgs(argc, argv);
+    cmd.Parse(args);
 
     if (!(rateGbit > 0 && rateGbit <= 800))
         Usage("--rate-gbit must be in (0, 800]");
@@ -347,6 +435,15 @@ main(int argc, char** argv)
         Usage("--warmup-ms must be below --duration-ms");
     if (bufferKb < 0 || rtoMinUs < 1)
         Usage("--buffer-kb must be >= 0 and --rto-min-us >= 1");
+    if (!(ecnKb == -1 || ecnKb >= 0))
+        Usage("--ecn-kb must be -1 (auto), 0 (off) or a backlog in kB");
+    std::ofstream os; /* --series: refused before the run, not after it */
+    if (!series.empty())
+    {
+        os.open(series);
+        if (!os)
+            Usage("cannot write " + series);
+    }
     if (late && !(lateStartMs >= 0 && lateStartMs < durationMs &&
                   (lateStopMs == 0 || lateStopMs > lateStartMs)))
         Usage("--late-start-ms must be in [0, duration) and --late-stop-ms after it");
@@ -597,9 +694,6 @@ main(int argc, char** argv)
 
     if (!series.empty())
     {
-        std::ofstream os(series);
-        if (!os)
-            Usage("cannot write " + series);
         os << "t_s,queue_bytes";
         for (uint32_t i = 0; i < n; i++)
             os << ",flow" << i << "_gbit";
@@ -611,6 +705,9 @@ main(int argc, char** argv)
                 os << "," << g.flow_bin_bytes[i][b] * 8 / binS / 1e9;
             os << "\n";
         }
+        os.close();
+        if (os.fail())
+            Usage("writing " + series + " failed");
     }
     Simulator::Destroy();
     return 0;
