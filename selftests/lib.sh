@@ -201,6 +201,28 @@ log_cmd() {
 	return "$rc"
 }
 
+# dcc_reap SECONDS PID...: wait for the PIDs (children of this shell) to
+# exit, at most SECONDS in all; then SIGKILL the ones left, with a warning
+# naming them, and reap them.  A wait through it is bounded: a child
+# that hangs costs SECONDS and a line in the log, not the test's time limit.
+dcc_reap() {
+	local secs=$1 p i alive
+	shift
+	for ((i = 0; i < secs * 10; i++)); do
+		alive=0
+		for p in "$@"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		((alive)) || break
+		sleep 0.1
+	done
+	for p in "$@"; do
+		kill -0 "$p" 2>/dev/null || continue
+		log_warn "pid $p ($(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-80)) still running after $secs s: killed (wchan $(cat "/proc/$p/wchan" 2>/dev/null))"
+		kill -KILL "$p" 2>/dev/null
+	done
+	for p in "$@"; do wait "$p" 2>/dev/null; done
+	return 0
+}
+
 # ---- requirements (skip the whole test) -----------------------------------
 require_root() {
 	[[ $(id -u) -eq 0 ]] || ktap_skip_all "needs root"

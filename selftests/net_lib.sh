@@ -300,7 +300,7 @@ net_bpftrace() { # SCRIPT LOG TENTHS [VAR=VALUE...]
 	done
 	echo "net_bpftrace: $bt not attached after $((n / 10)) s" >&2
 	kill -INT "$NET_BT_PID" 2>/dev/null
-	wait "$NET_BT_PID" 2>/dev/null
+	dcc_reap 30 "$NET_BT_PID"
 	return 1
 }
 
@@ -1014,7 +1014,7 @@ net_wait_flows() {
 		fi
 		_net_sleep 0.2
 	done
-	for p in "${NET_LAUNCHERS[@]}"; do wait "$p" 2>/dev/null; done
+	dcc_reap 20 "${NET_LAUNCHERS[@]}"
 	# servers exit once their client is done; give them a moment
 	local i
 	for ((i = 0; i < 30; i++)); do
@@ -1024,7 +1024,7 @@ net_wait_flows() {
 		_net_sleep 0.1
 	done
 	((alive)) && _net_kill_ns -TERM "$NET_NS_D"
-	for p in "${NET_SERVER_PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	dcc_reap 10 "${NET_SERVER_PIDS[@]}"
 	NET_LAUNCHERS=() NET_SERVER_PIDS=()
 	net_sampler_stop
 	NET_RUN_OPEN=0

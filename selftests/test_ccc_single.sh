@@ -35,7 +35,7 @@ fi
 net_run_flows --cc ccc --n 1 --duration $DUR || log_warn "flow reported an error"
 if [[ $have_bt == 1 ]]; then
 	kill -INT "$bt_pid" 2>/dev/null
-	wait "$bt_pid"
+	dcc_reap 60 "$bt_pid"
 	cp "$bt_out" "$NET_RUN/ccc_bt.txt"
 fi
 echo 0 >$TR/events/ccc/ccc_ack/enable

@@ -41,7 +41,7 @@ for cc in nscc mnscc; do
 	net_wait_flows || log_warn "flow reported an error"
 	if [[ $have_bt == 1 ]]; then
 		kill -INT "$bt_pid" 2>/dev/null
-		wait "$bt_pid"
+		dcc_reap 60 "$bt_pid"
 		cp "$bt_out" "$NET_RUN/nscc_bt.txt"
 	fi
 	echo 0 >$TR/events/nscc/nscc_ack/enable
