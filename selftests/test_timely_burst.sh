@@ -9,9 +9,13 @@
 # long flows of patched TIMELY and SQCC did not come back within the run
 # (a 1 Mbit/s floor for seconds).  With the module defaults (loss_regain,
 # empty_hai: docs/timely.md) they must: the link carries >= 95% of
-# its wire rate in every RTT of 10 again within 100 RTT of the burst's
-# end (guest, icount: 44 and 47 RTT), and the two long flows share it
-# (Jain >= 0.9 from 100 RTT after the burst to the end; 0.996, 0.999).
+# its wire rate in every RTT of 10 again within 200 RTT of the burst's
+# end (2 s; the collapse lasted the rest of the run, ~550 RTT), and the
+# two long flows share it (Jain >= 0.9 from 100 RTT after the burst to the
+# end; 0.994-0.9996).  Measured (guest, icount, CI runs): 32-102 RTT
+# (44, 47, 32, 79, 38, 101.6 for timely_p; sqcc alike): the regain's
+# time depends on where the burst's losses leave each flow, so the bound
+# is the collapse's, not the spread's edge (100 failed once, at 101.6).
 # Figures from one bpftrace (selftests/burst_lib.sh: 2 ms bins of the
 # bottleneck's bytes per flow and of its backlog).  TIMELY itself keeps
 # empty_hai off (its equilibrium sits near an empty queue; the model test
@@ -45,8 +49,8 @@ ktap_test_result "$L long + $K short flows ran timely_p, then sqcc, without erro
 ktap_test_result "the burst overflowed the buffer (drops: timely_p ${drops[timely_p]}, sqcc ${drops[sqcc]}; > 0)" \
 	eval '(( ${drops[timely_p]:-0} > 0 && ${drops[sqcc]:-0} > 0 ))'
 for a in timely_p sqcc; do
-	ktap_test_result "$a: link >= 95% again ${rec[$a]} RTT after the burst's end (<= 100), the long flows' Jain ${jn[$a]} after (>= 0.9)" \
-		eval 'fle "${rec[$a]/nan/999}" 100 && fge "${jn[$a]/nan/0}" 0.9'
+	ktap_test_result "$a: link >= 95% again ${rec[$a]} RTT after the burst's end (<= 200), the long flows' Jain ${jn[$a]} after (>= 0.9)" \
+		eval 'fle "${rec[$a]/nan/999}" 200 && fge "${jn[$a]/nan/0}" 0.9'
 done
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
