@@ -112,6 +112,22 @@ DccCongestionOps::Init(Ptr<TcpSocketState> tcb)
     m_tcb = tcb;
     tcb->m_pacing = true; /* dcc_pacing_init(): the stack paces */
     tcb->m_paceInitialWindow = true;
+    /*
+     * TCP_CONG_NEEDS_ECN: Linux sends every packet of such a socket ECT,
+     * the SYN, pure ACKs and retransmissions included (tcp_ecn_send_syn()
+     * and INET_ECN_xmit()), so a marking switch marks them where it drops
+     * non-ECT packets.  ns-3's classic ECN leaves the SYN and pure ACKs
+     * non-ECT, and its RED drops those above K: in a 32-flow start, 8
+     * SYNs were lost and their flows waited for the 3 s SYN timer.
+     * DctcpEcn is ns-3's name for Linux's behaviour (it changes only the
+     * codepoint of what is sent).
+     */
+    if (m_alg && m_alg->needs_ecn)
+    {
+        tcb->m_useEcn = TcpSocketState::On;
+        tcb->m_ecnMode = TcpSocketState::DctcpEcn;
+        tcb->m_ectCodePoint = TcpSocketState::Ect0;
+    }
 }
 
 /* the stack's fields, into the glue's socket; a CA state change it missed */
