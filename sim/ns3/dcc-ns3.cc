@@ -297,22 +297,48 @@ Usage(const std::string& msg)
  */
 struct Opt
 {
-    const char* name;
+    std::string name;
     char kind; /* 'd' number, 'u' unsigned integer, 'b' flag, 's' text */
 };
 
-const Opt kOpts[] = {
-    {"cc", 's'},         {"param", 's'},         {"rate-gbit", 'd'},    {"nic-gbit", 'd'},
-    {"rtt-us", 'd'},     {"rtt-mix-us", 'd'},    {"buffer-kb", 'd'},    {"ecn-kb", 'd'},
-    {"flows", 'u'},      {"together", 'b'},      {"late", 'u'},         {"late-start-ms", 'd'},
-    {"late-stop-ms", 'd'}, {"duration-ms", 'd'}, {"warmup-ms", 'd'},    {"rto-min-us", 'd'},
-    {"series", 's'},
-};
+/* the kind of value an option's variable takes */
+char
+KindOf(const double&)
+{
+    return 'd';
+}
+
+char
+KindOf(const uint32_t&)
+{
+    return 'u';
+}
+
+char
+KindOf(const bool&)
+{
+    return 'b';
+}
+
+char
+KindOf(const std::string&)
+{
+    return 's';
+}
+
+/* one option, declared once: to ns-3's parser and to NormalizeArgs() */
+template <typename T>
+void
+AddOpt(CommandLine& cmd, std::vector<Opt>& opts, const char* name, const char* help, T& var)
+{
+    opts.push_back({name, KindOf(var)});
+    cmd.AddValue(name, help, var);
+}
 
 const Opt*
-FindOpt(const std::string& name)
+FindOpt(const std::vector<Opt>& opts, const std::string& name)
 {
-    for (const Opt& o : kOpts)
+    for (const Opt& o : opts)
         if (name == o.name)
             return &o;
     return nullptr;
@@ -340,7 +366,7 @@ ValueOk(char kind, const std::string& v)
 }
 
 std::vector<std::string>
-NormalizeArgs(int argc, char** argv)
+NormalizeArgs(const std::vector<Opt>& opts, int argc, char** argv)
 {
     std::vector<std::string> out{argv[0]};
 
@@ -356,7 +382,7 @@ NormalizeArgs(int argc, char** argv)
             Usage("unexpected argument '" + a + "'");
         size_t eq = a.find('=');
         std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-        const Opt* o = FindOpt(name);
+        const Opt* o = FindOpt(opts, name);
         if (!o)
             Usage("unknown option --" + name);
         std::string v;
@@ -395,26 +421,27 @@ main(int argc, char** argv)
      */
     Time::SetResolution(Time::PS);
     CommandLine cmd(__FILE__);
-    cmd.AddValue("cc", "dcc module name (oscar, ccc, swift, lswift, mswift, nscc, mnscc, "
-                       "timely, timely_p, sqcc) or cubic, newreno, dctcp, bbr", cc);
-    cmd.AddValue("param", "module parameters NAME=VALUE[,NAME=VALUE...]", params);
-    cmd.AddValue("rate-gbit", "bottleneck rate, Gbit/s", rateGbit);
-    cmd.AddValue("nic-gbit", "each sender's NIC rate, Gbit/s (0 = the bottleneck's)", nicGbit);
-    cmd.AddValue("rtt-us", "base RTT, us", rttUs);
-    cmd.AddValue("rtt-mix-us", "base RTT of the odd-numbered flows, us (0 = --rtt-us)", rttMixUs);
-    cmd.AddValue("buffer-kb", "bottleneck buffer, kB (0 = 64 MB)", bufferKb);
-    cmd.AddValue("ecn-kb", "CE-mark above this backlog, kB (-1 = auto: BDP/7, at least "
-                           "10 packets, for ECN algorithms; 0 = off)", ecnKb);
-    cmd.AddValue("flows", "long flows from t = 0", flows);
-    cmd.AddValue("together", "start the long flows at once (else spread over one RTT)", together);
-    cmd.AddValue("late", "flows that join at --late-start-ms", late);
-    cmd.AddValue("late-start-ms", "when the late flows start, ms", lateStartMs);
-    cmd.AddValue("late-stop-ms", "when the late flows stop, ms (0 = never)", lateStopMs);
-    cmd.AddValue("duration-ms", "simulated time, ms", durationMs);
-    cmd.AddValue("warmup-ms", "start of the measured window, ms (-1 = half the run)", warmupMs);
-    cmd.AddValue("rto-min-us", "TCP's minimum RTO, us", rtoMinUs);
-    cmd.AddValue("series", "write per-bin goodput and queue to this CSV file", series);
-    std::vector<std::string> args = NormalizeArgs(argc, argv);
+    std::vector<Opt> opts;
+    AddOpt(cmd, opts, "cc", "dcc module name (oscar, ccc, swift, lswift, mswift, nscc, mnscc, "
+               "timely, timely_p, sqcc) or cubic, newreno, dctcp, bbr", cc);
+    AddOpt(cmd, opts, "param", "module parameters NAME=VALUE[,NAME=VALUE...]", params);
+    AddOpt(cmd, opts, "rate-gbit", "bottleneck rate, Gbit/s", rateGbit);
+    AddOpt(cmd, opts, "nic-gbit", "each sender's NIC rate, Gbit/s (0 = the bottleneck's)", nicGbit);
+    AddOpt(cmd, opts, "rtt-us", "base RTT, us", rttUs);
+    AddOpt(cmd, opts, "rtt-mix-us", "base RTT of the odd-numbered flows, us (0 = --rtt-us)", rttMixUs);
+    AddOpt(cmd, opts, "buffer-kb", "bottleneck buffer, kB (0 = 64 MB)", bufferKb);
+    AddOpt(cmd, opts, "ecn-kb", "CE-mark above this backlog, kB (-1 = auto: BDP/7, at least "
+               "10 packets, for ECN algorithms; 0 = off)", ecnKb);
+    AddOpt(cmd, opts, "flows", "long flows from t = 0", flows);
+    AddOpt(cmd, opts, "together", "start the long flows at once (else spread over one RTT)", together);
+    AddOpt(cmd, opts, "late", "flows that join at --late-start-ms", late);
+    AddOpt(cmd, opts, "late-start-ms", "when the late flows start, ms", lateStartMs);
+    AddOpt(cmd, opts, "late-stop-ms", "when the late flows stop, ms (0 = never)", lateStopMs);
+    AddOpt(cmd, opts, "duration-ms", "simulated time, ms", durationMs);
+    AddOpt(cmd, opts, "warmup-ms", "start of the measured window, ms (-1 = half the run)", warmupMs);
+    AddOpt(cmd, opts, "rto-min-us", "TCP's minimum RTO, us", rtoMinUs);
+    AddOpt(cmd, opts, "series", "write per-bin goodput and queue to this CSV file", series);
+    std::vector<std::string> args = NormalizeArgs(opts, argc, argv);
     cmd.Parse(args);
 
     if (!(rateGbit > 0 && rateGbit <= 800))
