@@ -175,8 +175,7 @@ burst_run() { # CC K SECONDS [L]
 	((ok)) && { NET_SS_MAX_DUTY=0.05 net_start_flows --cc "$c" --n "$k" --from-sender 1 \
 		--duration "$secs" || ok=0; }
 	net_wait_flows || ok=0
-	kill -INT "$pid"
-	dcc_reap 60 "$pid"	# bpftrace prints its maps on SIGINT: seconds under TCG
+	net_bpftrace_stop 60 "$pid"	# END prints the maps: seconds under TCG
 	if ! BURST_FIGS=$(burst_metrics "$log" "$k" "$NET_RATE_MBIT" "$NET_RTT_MS" "$nl"); then
 		echo "burst_run: the trace began within 10 RTT of the burst (no baseline)" >&2
 		ok=0

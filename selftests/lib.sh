@@ -201,6 +201,35 @@ log_cmd() {
 	return "$rc"
 }
 
+# dcc_bt_stop SECONDS PID [NUDGE...]: stop a bpftrace (PID: it, or a
+# timeout(1) running it) the way Ctrl-C does, so that its END block runs.
+# bpftrace 0.17 (bookworm's) notices a SIGINT in two places only: an
+# epoll_wait the signal interrupts (EINTR), or the next perf event it
+# handles (perf_event_printer checks the flag).  A SIGINT that lands while
+# it is out of epoll_wait (handling the last event before a quiet spell,
+# or between two 100 ms timeouts) sets the flag and nothing reads it: it
+# polls on for ever.  Seen in CI: test_oscar_burst's bpftrace in
+# do_epoll_wait 60 s after its SIGINT, killed, its END's maps lost.  So,
+# every 5 s while it lives: NUDGE, a command that makes one of the
+# script's own probes fire (net_bpftrace's getppid probe: `bash -c :`),
+# whose event ends the poll with END run in full; without a NUDGE,
+# SIGINT again (for scripts whose END prints nothing: a SIGINT during
+# END's output would cut it short).  After SECONDS: dcc_reap kills it.
+dcc_bt_stop() {
+	local secs=$1 pid=$2 i
+	shift 2
+	kill -INT "$pid" 2>/dev/null
+	for ((i = 1; i <= secs * 10; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		if ((i % 50 == 0)); then
+			log_info "bpftrace (pid $pid) still running $((i / 10)) s after its SIGINT: $( (($#)) && echo "nudge: $*" || echo "SIGINT again")"
+			if (($#)); then "$@" >/dev/null 2>&1; else kill -INT "$pid" 2>/dev/null; fi
+		fi
+		sleep 0.1
+	done
+	dcc_reap 1 "$pid"
+}
+
 # dcc_reap SECONDS PID...: wait for the PIDs (children of this shell) to
 # exit, at most SECONDS in all; then SIGKILL the ones left, with a warning
 # naming them, and reap them.  A wait through it is bounded: a child

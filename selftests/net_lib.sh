@@ -299,9 +299,15 @@ net_bpftrace() { # SCRIPT LOG TENTHS [VAR=VALUE...]
 		_net_sleep 0.1
 	done
 	echo "net_bpftrace: $bt not attached after $((n / 10)) s" >&2
-	kill -INT "$NET_BT_PID" 2>/dev/null
-	dcc_reap 30 "$NET_BT_PID"
+	net_bpftrace_stop 30 "$NET_BT_PID"
 	return 1
+}
+
+# net_bpftrace_stop SECONDS [PID]: end a net_bpftrace (default: the last
+# one started) with its END block run; its getppid probe is the nudge
+# dcc_bt_stop needs when bpftrace 0.17 missed the SIGINT
+net_bpftrace_stop() {
+	dcc_bt_stop "$1" "${2:-$NET_BT_PID}" bash -c :
 }
 
 _net_die() {

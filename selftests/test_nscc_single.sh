@@ -40,8 +40,7 @@ for cc in nscc mnscc; do
 	snd=$(ss -N "${NET_NS_S[0]}" -tinH state established dport = :5201 2>/dev/null)
 	net_wait_flows || log_warn "flow reported an error"
 	if [[ $have_bt == 1 ]]; then
-		kill -INT "$bt_pid" 2>/dev/null
-		dcc_reap 60 "$bt_pid"
+		dcc_bt_stop 60 "$bt_pid"
 		cp "$bt_out" "$NET_RUN/nscc_bt.txt"
 	fi
 	echo 0 >$TR/events/nscc/nscc_ack/enable

@@ -31,8 +31,7 @@ if command -v bpftrace >/dev/null; then
 fi
 net_run_flows --cc oscar --n 1 --duration $DUR || log_warn "flow reported an error"
 if [[ $have_bt == 1 ]]; then
-	kill -INT "$bt_pid" 2>/dev/null
-	dcc_reap 60 "$bt_pid"
+	dcc_bt_stop 60 "$bt_pid"
 	cp "$bt_out" "$NET_RUN/oscar_bt.txt"
 fi
 echo 0 >$TR/events/oscar/oscar_batch/enable

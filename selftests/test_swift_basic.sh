@@ -101,8 +101,7 @@ wait $cl
 echo 0 >"$ev/enable" 2>/dev/null
 nev=$(grep -c 'swift_decision.*variant=2' $TR/trace)
 if [[ $have_bt == 1 ]]; then
-	kill -INT "$bt_pid" 2>/dev/null
-	dcc_reap 60 "$bt_pid"
+	dcc_bt_stop 60 "$bt_pid"
 fi
 if grep -q "mswift" <<<"$ssout" && grep -q "pacing_gain" <<<"$ssout"; then
 	ktap_test_pass "ss -ti shows mswift state: $(grep -o 'bbr:([^)]*)' <<<"$ssout" | head -1)"

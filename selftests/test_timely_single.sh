@@ -55,8 +55,7 @@ for a in "${TL_ALGS[@]}"; do
 	fi
 	net_run_single "$a" $DUR $SKIP
 	if [[ $have_bt == 1 ]]; then
-		kill -INT "$bt_pid" 2>/dev/null
-		dcc_reap 60 "$bt_pid"
+		dcc_bt_stop 60 "$bt_pid"
 		cp "$bt_out" "$NET_RUN/sqcc_bt.txt"
 	fi
 	echo 0 >"$TR/events/$a/rate_update/enable"

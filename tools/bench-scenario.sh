@@ -406,8 +406,7 @@ cpu_start() {
 
 cpu_stop() {
 	[[ -n ${cpu_pid:-} ]] || return 0
-	kill -INT "$cpu_pid"
-	wait "$cpu_pid"
+	net_bpftrace_stop 120 "$cpu_pid"	# END prints the maps
 	cpu_pid=''
 	progress "cpu: $(grep -c '^@' "$cpu_log") map entries in $cpu_log"
 }
