@@ -32,9 +32,11 @@
 # valgrind (callgrind) and binutils (objdump): tools/bench-callgrind and
 # tools/divcheck, the per-ACK cost checks.  libns3-dev (ns-3's headers and
 # pkg-config files; libgsl-dev for the .so links its pkg-config names), g++
-# and pkg-config: sim/, the cores inside ns-3.
+# and pkg-config: sim/, the cores inside ns-3.  qemu-user: tools/tcg-cx16-check
+# (the guests' CPU must not offer a CMPXCHG16B this QEMU gets wrong).
 DCC_DEPS_PACKAGES=(
 	qemu-system-x86
+	qemu-user
 	linux-image-cloud-amd64
 	linux-headers-cloud-amd64
 	iperf3
