@@ -101,7 +101,8 @@ enum timely_branch {
 				 */
 	TIMELY_BR_EMPTY = 7,	/* the queue near empty for
 				 * TIMELY_EMPTY_STREAK completions in a
-				 * row: rate += 5 delta (HAI's step)
+				 * row: rate += 5 delta (HAI's step), 10
+				 * delta after (timely_empty_step())
 				 */
 };
 
@@ -122,14 +123,32 @@ enum timely_branch {
  * From the first such completion every window closes after D_minRTT (one
  * update per RTT, not per seg_bytes: a flow a burst left at 1/30 of C
  * needs 16 RTTs for 64 KB), and from the TIMELY_EMPTY_STREAK-th in a row
- * the step below T_low is HAI's, TIMELY_HAI_MULT delta.  Measured in the
- * model (test_timely_law, 1-BDP drop-tail): T_low / 2 fires in the short
+ * the step below T_low is HAI's, TIMELY_HAI_MULT delta, and twice that
+ * from the next one on (timely_empty_step()).  Measured in the model
+ * (test_timely_law, 1-BDP drop-tail): T_low / 2 fires in the short
  * standing queues of 16 flows that share the link (drops 2-10x); a streak
  * of 4 adds drops there (2.1-2.4 % of their packets against 1.3-1.5 % at
- * 6-7); each completion more delays a recovery by an RTT.
+ * 6-7); each completion more delays a recovery by an RTT.  The doubled
+ * step (DCC_SEED 1-8): two long flows carry >= 0.9 C again 33-49 RTT
+ * (timely_p) and 33-47 RTT (sqcc) after a 16-flow burst, against 54-66
+ * and 52-74 with 5 delta throughout, their Jain after it >= 0.98; a lone
+ * flow 0.970-0.973 of C (0.962-0.968); the 16 flows that stay never reach
+ * it (the same drops and Jain).  Doubling it once more (20 delta) was
+ * faster on average but left long flows at Jain 0.90 (other seeds), and
+ * 40 delta several below 0.9.
  */
 #define TIMELY_EMPTY_DIV 4
 #define TIMELY_EMPTY_STREAK 7
+
+/*
+ * empty_hai's step on a completion near empty, @cnt (st->empty_cnt before
+ * it: 0..TIMELY_EMPTY_STREAK) in a row before it: TIMELY_HAI_MULT delta
+ * at the TIMELY_EMPTY_STREAK-th, twice that after.  delta < 2^37: < 2^41.
+ */
+static inline u64 timely_empty_step(u64 delta, u32 cnt)
+{
+	return (TIMELY_HAI_MULT * delta) << (cnt >= TIMELY_EMPTY_STREAK);
+}
 
 /* Where SQCC's incast degree N comes from (timely_cfg.n_source) */
 enum timely_n_source {
@@ -314,7 +333,7 @@ struct timely_state {
 	u8 last_w;		/* w of the last update, Q7 (get_info) */
 	u8 empty_cnt;		/* empty_hai: completions in a row with the
 				 * queue near empty, saturating at
-				 * TIMELY_EMPTY_STREAK - 1
+				 * TIMELY_EMPTY_STREAK
 				 */
 	u8 neg_cnt;		/* consecutive completions with g < 0 (HAI) */
 	u8 flags : 5;		/* TIMELY_S_* (low bits: one-insn tests) */

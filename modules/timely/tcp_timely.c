@@ -102,11 +102,12 @@
  *    completion whose delay is below T_low / 4 credits the next window
  *    (one update per RTT, not per seg bytes: a flow a burst left at
  *    1/30 of C needs 16 RTTs for 64 KB), and from the 7th such
- *    completion in a row the step below T_low is HAI's 5 delta.  The
- *    burst above (test_timely_law, 8 seeds): the long flows carry
- *    >= 0.9 C in every RTT of 10 from 52-74 RTT after it (never without),
- *    Jain 0.99-1.0 after; the 16 flows that stay: Jain 0.92-0.97,
- *    1.3-1.5 % drops (0.4-0.6 % without).  Why these constants: near
+ *    completion in a row the step below T_low is HAI's 5 delta, 10 delta
+ *    from the 8th on.  The burst above (test_timely_law, DCC_SEED 1-8):
+ *    the long flows carry >= 0.9 C in every RTT of 10 from 33-49 RTT
+ *    after it (52-74 with 5 delta throughout; never without), Jain
+ *    0.98-1.0 after; the 16 flows that stay: Jain 0.92-0.97, 1.3-1.5 %
+ *    drops (0.4-0.6 % without).  Why these constants: near
  *    empty at T_low / 2 fires in the short standing queues of 16 flows
  *    sharing the link (3-17 % drops); a streak under 6 adds drops there;
  *    a multiplicative step (rate / 4) instead of HAI's overshoots so far
@@ -306,7 +307,7 @@ dcc_param_range(loss_md_pct, loss_md_pct, 0, 100, 0644,
 dcc_param_range(loss_regain, loss_regain, 0, 1, 0644,
 		"after a loss cut, double the rate per RTT while the queue is near empty, back to 7/8 of the rate before the cut; 0 = additive only");
 dcc_param_range(empty_hai, empty_hai, 0, 1, 0644,
-		"after the flow's first loss cut: while the queue stays near empty (below T_low/4) update once per RTT, and from the 7th such update in a row add 5 x delta; 0 = the paper's law");
+		"after the flow's first loss cut: while the queue stays near empty (below T_low/4) update once per RTT, and from the 7th such update in a row add 5 x delta (10 x from the 8th); 0 = the paper's law");
 dcc_param_range(delay_mode, delay_mode, 0, 1, 0644,
 		"0 = thresholds are queueing delay above the base RTT, 1 = absolute RTT (paper)");
 dcc_param_range(init_rate_kbps, init_rate_kbps, 0, 800000000, 0644,

@@ -349,9 +349,10 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 		} else if (timely_near_empty(c, st, d, tl) &&
 			   st->empty_cnt >= TIMELY_EMPTY_STREAK - 1) {
 			/* the room has lasted TIMELY_EMPTY_STREAK RTTs.
-			 * rate < 2^37, 5 delta < 2^37: sum < 2^38
+			 * rate < 2^37, the step < 2^41: sum < 2^42
 			 */
-			rate = st->rate + TIMELY_HAI_MULT * o->delta_bytes_ps;
+			rate = st->rate + timely_empty_step(o->delta_bytes_ps,
+							    st->empty_cnt);
 			o->branch = TIMELY_BR_EMPTY;
 		}
 	} else if (d > th && !(c->kind == TIMELY_LAW_SQCC && c->thigh_max_cut)) {
@@ -403,7 +404,7 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 	/* the streak empty_hai counts (T_low of this event: SQCC's k T_low0) */
 	if (timely_near_empty(c, st, d, tl) && !app_limited)
 		st->empty_cnt = min_t(u32, st->empty_cnt + 1,
-				      TIMELY_EMPTY_STREAK - 1);
+				      TIMELY_EMPTY_STREAK);
 	else
 		st->empty_cnt = 0;
 }

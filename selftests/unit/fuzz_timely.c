@@ -302,8 +302,9 @@ static void check_update(const struct sock_model *ca,
 	FUZZ_ASSERT(o->branch <= TIMELY_BR_EMPTY, "branch %u", o->branch);
 	/*
 	 * empty_hai: armed by a loss cut; the streak counts completions
-	 * below T_low / 4 (saturating), HAI's step from the 7th in a row,
-	 * and a window after one of them is credited (one update per RTT).
+	 * below T_low / 4 (saturating), HAI's step from the 7th in a row
+	 * (twice it from the 8th), and a window after one of them is
+	 * credited (one update per RTT).
 	 */
 	if (o->branch == TIMELY_BR_FIRST)	/* after init, RTO, restart */
 		FUZZ_ASSERT(!ca->st.empty_cnt && !ca->empty_cnt,
@@ -311,13 +312,15 @@ static void check_update(const struct sock_model *ca,
 	else if (c->empty_hai && (ca->st.flags & TIMELY_S_LOSSY) &&
 		 o->d_ns < o->t_low_ns / TIMELY_EMPTY_DIV && !app_limited)
 		FUZZ_ASSERT(ca->st.empty_cnt ==
-			    min_t(u32, ca->empty_cnt + 1, TIMELY_EMPTY_STREAK - 1),
+			    min_t(u32, ca->empty_cnt + 1, TIMELY_EMPTY_STREAK),
 			    "streak %u after %u", ca->st.empty_cnt, ca->empty_cnt);
 	else
 		FUZZ_ASSERT(!ca->st.empty_cnt, "streak %u without room",
 			    ca->st.empty_cnt);
 	if (o->branch == TIMELY_BR_EMPTY) {
-		u64 want = clamp_t(u64, old + TIMELY_HAI_MULT * o->delta_bytes_ps,
+		u64 step = (ca->empty_cnt >= TIMELY_EMPTY_STREAK ? 2 : 1) *
+			   TIMELY_HAI_MULT * o->delta_bytes_ps;
+		u64 want = clamp_t(u64, old + step,
 				   c->rate_min_bytes_ps,
 				   max_t(u64, c->rate_min_bytes_ps, rate_max(ca)));
 

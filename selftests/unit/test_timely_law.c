@@ -447,7 +447,7 @@ static void test_exact(void)
 	}
 	tap_end();
 
-	tap_begin("law: empty_hai: nothing before a loss cut; after one, HAI's 5 delta from the 7th completion in a row below T_low/4");
+	tap_begin("law: empty_hai: nothing before a loss cut; after one, HAI's 5 delta at the 7th completion in a row below T_low/4, 10 delta from the 8th");
 	{
 		u64 r0 = 1000 * DCC_MBPS_TO_BPS / 8, dl;
 
@@ -469,6 +469,12 @@ static void test_exact(void)
 		CHECK(o.branch == TIMELY_BR_EMPTY &&
 		      s.rate == r0 + (TIMELY_EMPTY_STREAK - 1 + TIMELY_HAI_MULT) * dl,
 		      "7th: branch %u rate %llu", o.branch, (unsigned long long)s.rate);
+		for (int i = 0; i < 2; i++)
+			law(&c, &s, 6 * US, &o);
+		CHECK(o.branch == TIMELY_BR_EMPTY && s.empty_cnt == TIMELY_EMPTY_STREAK &&
+		      s.rate == r0 + (TIMELY_EMPTY_STREAK - 1 + 5 * TIMELY_HAI_MULT) * dl,
+		      "8th, 9th: branch %u count %u rate %llu", o.branch, s.empty_cnt,
+		      (unsigned long long)s.rate);
 		/* 12.5 us = T_low / 4: not near empty, the streak restarts */
 		law(&c, &s, 12500, &o);
 		CHECK(o.branch == TIMELY_BR_LOW && !s.empty_cnt, "at T_low/4: branch %u streak %u",
