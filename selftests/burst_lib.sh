@@ -26,9 +26,9 @@
 #                              of 31 flows beside 4 long ones for 6 s
 #                              (27500 keys; bpftrace 0.17 printed nothing at
 #                              all from a 262144-key map)
-#   burst_metrics LOG K RATE_MBIT RTT_MS [L]   the figures of one run;
-#                              exit 1 (seven "nan") if the trace missed the
-#                              long flows' first 10 RTT before the burst
+#   burst_metrics LOG K RATE_MBIT RTT_MS [L [PCT]]   the figures of one
+#                              run; exit 1 (seven "nan") if the trace missed
+#                              the long flows' first 10 RTT before the burst
 #   burst_run CC K SECONDS [L] one run in the open net_lib run (NET_RUN):
 #                              the trace, L long flows (default 1; from sender 0,
 #                              SECONDS + 5 s), 1.5 s later K flows for
@@ -63,14 +63,17 @@ burst_bt() { # CC DEV IFINDEX: the bpftrace script
 	echo 'END { print(@b); clear(@b); print(@q); clear(@q); }'
 }
 
-# burst_metrics LOG K RATE_MBIT RTT_MS [L]: the figures of one burst run
-# from its bpftrace log (L long flows, default 1: the L ports seen first),
+# burst_metrics LOG K RATE_MBIT RTT_MS [L [PCT]]: the figures of one burst
+# run from its bpftrace log (L long flows, default 1: the L ports seen first),
 # one line "rec_rtt burst_util_pct land_steps sumu_steps q_burst_bdp
 # q_after_bdp jain_after" ("nan" where the run has no burst; land_steps and
 # sumu_steps "nan" without oscar)
 #   rec_rtt     RTTs from the burst's end (the short flows' last bin)
-#               until every 1-RTT window of the next 10 RTT carries >= 95%
-#               of the bottleneck's wire rate (999: not in the run)
+#               until every 1-RTT window of the next 10 RTT carries >= PCT %
+#               (default 95) of the bottleneck's wire rate (999: not in the
+#               run).  The bytes are frames' (1514 for 1448 of payload),
+#               so 90 % of the wire rate is 90 % of what cubic's goodput
+#               reaches on the link (the payload ceiling)
 #   burst_util_pct  the link's share carried from the burst's start + 10 RTT
 #               to its end
 #   land_steps  (oscar) the slowest flow's batches from the burst's start
@@ -88,7 +91,8 @@ burst_bt() { # CC DEV IFINDEX: the bpftrace script
 #               the burst's end to the trace's end ("nan": L = 1, or under
 #               10 RTT of trace there)
 burst_metrics() {
-	awk -v k="$2" -v rate="$3" -v rtt="$4" -v nl="${5:-1}" -v bin_ms="$BURST_BIN_MS" '
+	awk -v k="$2" -v rate="$3" -v rtt="$4" -v nl="${5:-1}" -v pct="${6:-95}" \
+		-v bin_ms="$BURST_BIN_MS" '
 	/^@q\[/ { gsub(/[@q\[\],:]/, " "); qb[$1] = $2; next }
 	/^@b\[/ { gsub(/[@b\[\],:]/, " "); bin = $1; port = $2; by[bin, port] += $3
 		if (!(port in first) || bin < first[port]) first[port] = bin
@@ -111,7 +115,7 @@ burst_metrics() {
 		# a trace that began late (the long flows seen first only
 		# within 10 RTT of the burst) has no baseline: no figures
 		if (first[lp] + 10 * w > s0) { print "nan nan nan nan nan nan nan"; exit 1 }
-		full = rate * 1e6 / 8 * rtt / 1000 * 0.95	# bins, bytes per 1-RTT window
+		full = rate * 1e6 / 8 * rtt / 1000 * pct / 100	# bytes per 1-RTT window
 		rec = 999
 		for (t = s1 + 1; t + 10 * w <= b1; t++) {
 			ok = 1

@@ -8,14 +8,18 @@
 # 64 KB completion, one per 9-16 RTT at the rate the burst leaves) the
 # long flows of patched TIMELY and SQCC did not come back within the run
 # (a 1 Mbit/s floor for seconds).  With the module defaults (loss_regain,
-# empty_hai: docs/timely.md) they must: the link carries >= 95% of
-# its wire rate in every RTT of 10 again within 200 RTT of the burst's
-# end (2 s; the collapse lasted the rest of the run, ~550 RTT), and the
-# two long flows share it (Jain >= 0.9 from 100 RTT after the burst to the
-# end; 0.994-0.9996).  Measured (guest, icount, CI runs): 32-102 RTT
-# (44, 47, 32, 79, 38, 101.6 for timely_p; sqcc alike): the regain's
-# time depends on where the burst's losses leave each flow, so the bound
-# is the collapse's, not the spread's edge (100 failed once, at 101.6).
+# empty_hai: docs/timely.md) they must: the link carries >= 90% of its
+# wire rate (frames: 90% of the payload ceiling cubic reaches) in every
+# RTT of 10 again within 100 RTT of the burst's end, >= 95% within 200
+# (the collapse lasted the rest of the run, ~550 RTT), and the two long
+# flows share it (Jain >= 0.9 from 100 RTT after the burst to the end).
+# Measured (guest, icount) with empty_hai's 5 delta throughout: 25.6-101.6
+# RTT to 95% (timely_p 44, 47, 32, 79, 38, 101.6, 25.6; sqcc alike, 86.4),
+# 90% within 0.2-2 RTT of it; with 10 delta from the 8th empty update (the
+# default since 2026-11-29): 90% after 42.8, 31.0 (timely_p), 50.6, 50.4
+# (sqcc), Jain 0.95-0.998.  The spread is where the burst's losses leave
+# each flow: one the burst left with a draining queue on its first
+# completion waits 64 KB (~23 RTT at 2 Mbit/s) for its next update.
 # Figures from one bpftrace (selftests/burst_lib.sh: 2 ms bins of the
 # bottleneck's bytes per flow and of its backlog).  TIMELY itself keeps
 # empty_hai off (its equilibrium sits near an empty queue; the model test
@@ -29,7 +33,7 @@ ktap_set_plan 5
 L=2 K=16
 net_setup --senders 2 --rate-mbit "$TL_RATE" --rtt-ms "$TL_RTT"
 net_quickack
-declare -A rec util jn drops
+declare -A rec rec90 util jn drops
 ok=1
 for a in timely_p sqcc; do
 	net_new_run "$NET_DIR/$a"
@@ -37,9 +41,12 @@ for a in timely_p sqcc; do
 	net_summarize >/dev/null || ok=0
 	[[ $(net_get cc_ok) == 1 ]] || ok=0
 	read -r "rec[$a]" "util[$a]" _ _ _ _ "jn[$a]" <<<"$BURST_FIGS"
+	read -r "rec90[$a]" _ < <(burst_metrics "$NET_RUN/burst.txt" $K "$NET_RATE_MBIT" \
+		"$NET_RTT_MS" $L 90 || echo nan)
 	drops[$a]=$(net_get drops)
-	log_info "$a: link >= 95% again ${rec[$a]} RTT after the burst, utilisation ${util[$a]}% in it, ${drops[$a]} drops, long flows' Jain ${jn[$a]} after"
+	log_info "$a: link >= 90% (95%) of its wire rate again ${rec90[$a]} (${rec[$a]}) RTT after the burst, utilisation ${util[$a]}% in it, ${drops[$a]} drops, long flows' Jain ${jn[$a]} after"
 	dcc_result "burst_${a}_rec_rtt" "${rec[$a]}"
+	dcc_result "burst_${a}_rec90_rtt" "${rec90[$a]}"
 	dcc_result "burst_${a}_util_pct" "${util[$a]}"
 	dcc_result "burst_${a}_jain_after" "${jn[$a]}"
 	dcc_result "burst_${a}_drops" "${drops[$a]}"
@@ -49,8 +56,8 @@ ktap_test_result "$L long + $K short flows ran timely_p, then sqcc, without erro
 ktap_test_result "the burst overflowed the buffer (drops: timely_p ${drops[timely_p]}, sqcc ${drops[sqcc]}; > 0)" \
 	eval '(( ${drops[timely_p]:-0} > 0 && ${drops[sqcc]:-0} > 0 ))'
 for a in timely_p sqcc; do
-	ktap_test_result "$a: link >= 95% again ${rec[$a]} RTT after the burst's end (<= 200), the long flows' Jain ${jn[$a]} after (>= 0.9)" \
-		eval 'fle "${rec[$a]/nan/999}" 200 && fge "${jn[$a]/nan/0}" 0.9'
+	ktap_test_result "$a: link >= 90% of its wire rate again ${rec90[$a]} RTT after the burst's end (<= 100), >= 95% ${rec[$a]} RTT (<= 200), the long flows' Jain ${jn[$a]} after (>= 0.9)" \
+		eval 'fle "${rec90[$a]/nan/999}" 100 && fle "${rec[$a]/nan/999}" 200 && fge "${jn[$a]/nan/0}" 0.9'
 done
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
