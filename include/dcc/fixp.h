@@ -120,6 +120,34 @@ static inline u64 dcc_rate_time_bytes(u64 rate_bytes_ps, u64 t, u64 units_per_se
 	return dcc_mul_div(rate_bytes_ps, t, units_per_sec);
 }
 
+/*
+ * A u64 quantity kept in 16 bits where a relative error of 2^-11 is
+ * enough (a rate remembered for later, in a full per-socket area): an
+ * 11-bit mantissa m and a 5-bit exponent e, value m << e.  Packing
+ * truncates (never rounds up) and saturates at 2047 << 31 (~4.4e12:
+ * rates up to 800 Gbit/s = 1e11 B/s fit).  Values below 2^11 are exact.
+ */
+#define DCC_F16_MANT_BITS 11
+#define DCC_F16_MANT_MAX ((1U << DCC_F16_MANT_BITS) - 1)
+#define DCC_F16_EXP_MAX 31
+
+static inline u16 dcc_f16_pack(u64 x)
+{
+	int e = fls64(x) - DCC_F16_MANT_BITS;
+
+	if (e <= 0)
+		return (u16)x;
+	if (e > DCC_F16_EXP_MAX)
+		return (u16)(DCC_F16_EXP_MAX << DCC_F16_MANT_BITS |
+			     DCC_F16_MANT_MAX);
+	return (u16)((u32)e << DCC_F16_MANT_BITS | (u32)(x >> e));
+}
+
+static inline u64 dcc_f16_unpack(u16 f)
+{
+	return (u64)(f & DCC_F16_MANT_MAX) << (f >> DCC_F16_MANT_BITS);
+}
+
 /* Rate in bytes/s from @bytes delivered over @t units (0 if t == 0). */
 static inline u64 dcc_bytes_per_sec(u64 bytes, u64 t, u64 units_per_sec)
 {

@@ -204,6 +204,48 @@ static void test_sat_add(void)
 	tap_end();
 }
 
+/*
+ * f16: exact below 2^11, otherwise within 2^-10 below the value (never
+ * above it), monotone, saturating past 2047 << 31
+ */
+static void test_f16(void)
+{
+	u64 sat = (u64)DCC_F16_MANT_MAX << DCC_F16_EXP_MAX;
+	u16 prev = 0;
+
+	tap_begin("f16: exact below 2^11, truncated within 2^-10 of x above, monotone, saturates at 2047 << 31");
+	for (u64 x = 0; x < 4096; x++) {
+		u64 y = dcc_f16_unpack(dcc_f16_pack(x));
+
+		CHECK(x < 2048 ? y == x : y <= x && x - y < (x >> 10) + 1,
+		      "x=%llu y=%llu", (unsigned long long)x,
+		      (unsigned long long)y);
+	}
+	for (int i = 0; i < 200000; i++) {
+		u64 x = rnd_bits(1 + (int)(rnd_bits(6) % 43));
+		u64 y = dcc_f16_unpack(dcc_f16_pack(x));
+
+		if (x >= sat)
+			CHECK(y == sat, "x=%llu sat", (unsigned long long)x);
+		else
+			CHECK(y <= x && (x - y) <= (x >> 10),
+			      "x=%llu y=%llu", (unsigned long long)x,
+			      (unsigned long long)y);
+	}
+	for (int k = 0; k < 64; k++) {
+		u16 f = dcc_f16_pack(1ULL << k);
+
+		CHECK(k >= 42 || dcc_f16_unpack(f) == 1ULL << k, "2^%d", k);
+		CHECK(dcc_f16_unpack(f) >= dcc_f16_unpack(prev), "monotone 2^%d", k);
+		prev = f;
+	}
+	CHECK(dcc_f16_unpack(dcc_f16_pack(U64_MAX)) == sat, "U64_MAX");
+	CHECK(dcc_f16_unpack(dcc_f16_pack(100000000000ULL)) <= 100000000000ULL &&
+	      dcc_f16_unpack(dcc_f16_pack(100000000000ULL)) > 99900000000ULL,
+	      "800 Gbit/s");
+	tap_end();
+}
+
 /* rate 1 Mbit/s .. 800 Gbit/s, t 1 unit .. 1 s(+), us and ns */
 static void test_rate_helpers(void)
 {
@@ -272,5 +314,6 @@ int main(void)
 	test_mul_div();
 	test_sat_add();
 	test_rate_helpers();
+	test_f16();
 	return tap_done();
 }
