@@ -49,7 +49,7 @@
  */
 #define TIMELY_SIM_BETA		800000	/* timely: 0.8 */
 #define TIMELY_SIM_HAI		5
-#define TIMELY_SIM_EMPTY_HAI	0
+#define TIMELY_SIM_EMPTY_HAI	1
 #define TIMELY_P_SIM_BETA	8000	/* timely_p and sqcc: 0.008 */
 #define TIMELY_P_SIM_HAI	0
 #define TIMELY_P_SIM_EMPTY_HAI	1

@@ -76,48 +76,81 @@
  *    queue before the first ACK came back 1.2 s later; 43000 of them were
  *    lost and the 6 s run was spent on timeouts: 9-11 of 20 Mbit/s.
  *  - the regain after a loss cut (loss_regain, on by default; 0 = the
- *    paper's additive increase): until the rate is back at 7/8 of the
- *    rate before the cut, a completion window closes every D_minRTT
- *    whatever it acked, and one whose delay is below T_low / 2 at least
- *    doubles the rate (timely_on_loss()).  Measured on a 1-BDP drop-tail
+ *    paper's additive increase): until the rate is back at 7/8 of its
+ *    reference, a completion window closes every D_minRTT whatever it
+ *    acked, and one whose delay is below T_low / 2 at least doubles the
+ *    rate (timely_on_loss()).  The reference is the rate before the cut,
+ *    or the rate of the last window (outside a regain) that saw the
+ *    queue below T_low if that was higher.  Measured on a 1-BDP drop-tail
  *    buffer at 100 Mbit/s and 10 ms (test_timely_law, with 0 and 1):
  *    T_high lies beyond such a buffer and beta = 0.008 is too gentle to
  *    stop a rate that crossed C before it overflows, so a lone patched
  *    TIMELY or SQCC flow loses packets every cycle and climbed back at
  *    delta = 200 kbit/s per completion: 0.81 of C, 0.96 with the regain;
  *    16 flows starting at C: util 0.93-0.96 -> 0.99, Jain 0.84-0.90 ->
- *    0.93, 53-56 -> 135-138 drops in 3 s.  The regain alone does not
- *    bring long flows back after a 40-RTT burst of 16 flows (they carry
- *    6-10 % of C for the next 100 RTT): the burst's later loss episodes
- *    start their regain from rates the law has already cut.  Tried in
- *    the same model, each bringing the long flows back but not kept, for
- *    what 16 flows that stay (started at C) then lost in 3 s: keeping
- *    the highest target over a chain of episodes (8-76 RTT; 11000-18000
- *    drops), halving it on each failed regain (never; 600-900), doubling
- *    without a target until the first queue (7-8 RTT; 62-66 % of their
- *    packets), the same capped at twice the delivered rate (20-113 RTT;
- *    16-22 %).
- *  - empty_hai (on in timely_p and sqcc, off in timely; 0 = the paper's
- *    law): once the flow has had a loss cut (the network drops), a
- *    completion whose delay is below T_low / 4 credits the next window
- *    (one update per RTT, not per seg bytes: a flow a burst left at
- *    1/30 of C needs 16 RTTs for 64 KB), and from the 7th such
- *    completion in a row the step below T_low is HAI's 5 delta, 10 delta
- *    from the 8th on.  The burst above (test_timely_law, DCC_SEED 1-8):
- *    the long flows carry >= 0.9 C in every RTT of 10 from 33-49 RTT
- *    after it (52-74 with 5 delta throughout; never without), Jain
- *    0.98-1.0 after; the 16 flows that stay: Jain 0.92-0.97, 1.3-1.5 %
- *    drops (0.4-0.6 % without).  Why these constants: near
- *    empty at T_low / 2 fires in the short standing queues of 16 flows
- *    sharing the link (3-17 % drops); a streak under 6 adds drops there;
- *    a multiplicative step (rate / 4) instead of HAI's overshoots so far
- *    that the law's gentle decrease holds a lone flow's queue at ~100 ms
- *    on a lossless link, hence also the arming by a loss: on a lossless
- *    fabric (test_timely_law's lossless scenarios) nothing changes.
- *    TIMELY's own equilibrium sits near an empty queue: with empty_hai
- *    its 16 flows got Jain 0.81-0.98 and 1.7-2.2 % drops, so it stays off
- *    there and TIMELY's long flows still do not come back after such a
- *    burst (with it: 48-74 RTT).
+ *    0.93, 53-56 -> 135-138 drops in 3 s.  With the rate before the cut
+ *    alone as the reference the regain did not bring long flows back
+ *    after a 40-RTT burst of 16 flows (6-10 % of C for the next 100 RTT):
+ *    the law had cut them for the burst's queue before its losses, and
+ *    each later episode of the burst started from a lower rate.  The
+ *    rate of the last window with a short queue is what they had before
+ *    the burst, and it holds still through the burst (no window with a
+ *    short queue, none written during a regain): DCC_SEED 1-8, with the
+ *    module defaults, the long flows carry >= 0.9 C again 5-7 RTT
+ *    (timely_p) and 6-12 (sqcc) after the burst (33-49 before) and
+ *    22-37 RTT (timely, with empty_hai below; never before), and the 16
+ *    flows that stay lose as many packets as before (0.3-0.5 % timely,
+ *    1.3-1.5 % timely_p and sqcc).  In the guest (test_timely_burst.sh,
+ *    3 runs): 41.2, 50.2, 30.8 (timely), 13.8, 11.6, 15.8 (timely_p),
+ *    14.0, 2.0, 9.2 (sqcc) RTT to 90 % of the wire rate, against 31-43
+ *    and 28-51 before and never for timely.  It is not free at a
+ *    microsecond scale: at 25 Gbit/s and 8 us, where the 1-BDP buffer
+ *    (25 KB) is shallower than T_low, 16 flows that start at C lose
+ *    9.3 % of their packets over the run instead of 5.6 % (same
+ *    utilisation, Jain 0.998): every window is short-queued there, so
+ *    the reference stays the rate of the window before a chain of cuts.
+ *    Tried and not kept: forgetting the reference when a regain that had
+ *    doubled is cut (5.6 -> 6.7 % there, but timely's long flows came
+ *    back in 39-999 RTT: the burst's own swings let them double and cut
+ *    them again).  Tried before it, in the same model, each bringing the
+ *    long flows back, for what 16 flows that stay (started at C) then
+ *    lost in 3 s: keeping the highest target over a chain of episodes
+ *    (8-76 RTT; 11000-18000 drops), halving it on each failed regain
+ *    (never; 600-900), doubling without a target until the first queue
+ *    (7-8 RTT; 62-66 % of their packets), the same capped at twice the
+ *    delivered rate (20-113 RTT; 16-22 %).
+ *  - empty_hai (on; 0 = the paper's law): once the flow has had a loss
+ *    cut (the network drops), a completion whose delay is below T_low / 4
+ *    credits the next window (one update per RTT, not per seg bytes: a
+ *    flow a burst left at 1/30 of C needs 16 RTTs for 64 KB), and from
+ *    the 7th such completion in a row the step below T_low is HAI's
+ *    5 delta, 10 delta from the 8th on.  The burst above (test_timely_law,
+ *    DCC_SEED 1-8, before the regain's reference above): the long flows
+ *    carry >= 0.9 C in every RTT of 10 from 33-49 RTT after it (52-74 with
+ *    5 delta throughout; never without), Jain 0.98-1.0 after; the 16
+ *    flows that stay: Jain 0.92-0.97, 1.3-1.5 % drops (0.4-0.6 %
+ *    without).  Why these constants: near empty at T_low / 2 fires in
+ *    the short standing queues of 16 flows sharing the link (3-17 %
+ *    drops); a streak under 6 adds drops there; a multiplicative step
+ *    (rate / 4) instead of HAI's overshoots so far that the law's gentle
+ *    decrease holds a lone flow's queue at ~100 ms on a lossless link,
+ *    hence also the arming by a loss: on a lossless fabric
+ *    (test_timely_law's lossless scenarios) nothing changes.  TIMELY's
+ *    own law drains the queue for tens of RTTs in every cycle (beta 0.8):
+ *    with the same rule its 16 flows got Jain 0.81-0.98 and 1.7-2.2 %
+ *    drops, so in TIMELY's law the per-RTT windows start at the 7th
+ *    near-empty completion in a row, add delta in proportion to the
+ *    bytes they carried (its increase per byte, only on a faster clock),
+ *    and HAI's step waits for the 20th (timely_empty_credit(),
+ *    timely_empty_streak(); the variants measured are listed there): the
+ *    16 flows lose 0.3-0.5 % and keep Jain >= 0.951 over 48 seeds (0.947
+ *    without), and TIMELY's long flows are back 22-37 RTT after the
+ *    burst instead of 56-78 with the regain alone (model); in the guest
+ *    30.8-50.2 instead of 210 (there the gradient cut hit the long flows
+ *    again on the transient queue the regain's doubling left, and delta
+ *    per 64 KB took the rest).  Its cost in the guest (tools/bench, 2
+ *    runs each): incast 4 at 87.7 % with 1.3 % loss (90.7 %, 0.55 %
+ *    without), join/leave's median step 103 RTT (19); docs/timely.md.
  *  - update_clock 1: one update per D_minRTT whatever was acked,
  *    instead of the completion event.  In the model
  *    (test_timely_law) it reproduces Table II (500:1: error-only SQCC a
@@ -193,7 +226,7 @@
 #define TIMELY_TRACE_SYSTEM timely
 #define TIMELY_BETA_DEFAULT 800000	/* 0.8 as in [17] */
 #define TIMELY_HAI_DEFAULT 5		/* [17]; 0 = Alg. 1 literally */
-#define TIMELY_EMPTY_HAI_DEFAULT 0	/* its equilibrium sits near empty */
+#define TIMELY_EMPTY_HAI_DEFAULT 1	/* ours: drop-tail networks */
 #define TIMELY_DESC "TIMELY: RTT-gradient rate control (SIGCOMM'15; SQCC Alg. 1)"
 #elif TIMELY_VARIANT == TV_PATCHED
 #define TIMELY_NAME "timely_p"

@@ -277,14 +277,21 @@ static s64 timely_gradient(const struct timely_cfg *c, struct timely_state *st,
 }
 
 /*
- * The regain's target: the rate before the loss cut less 1/8 of it.
- * prior_rate < 2^32 in 64 B/s units: < 2^38 B/s.
+ * The regain's target: its reference less 1/8 of it.  The reference is the
+ * rate before the cut, or the rate of the last window that saw the queue
+ * below T_low if that is higher: a flow the law had already cut for a
+ * burst's queue before the burst's losses comes back to what it had
+ * before the burst, not to the little the law left it (the paper's
+ * increase, delta per completion, then takes hundreds of RTTs:
+ * test_timely_law, the burst).  good_rate is not written during a regain,
+ * so the target holds still while it lasts.  Both unpack to < 2^43 B/s.
  */
 static u64 timely_regain_target(const struct timely_state *st)
 {
-	u64 prior = (u64)st->prior_rate << TIMELY_PRIOR_SHIFT;
+	u64 ref = max(dcc_f16_unpack(st->undo_rate),
+		      dcc_f16_unpack(st->good_rate));
 
-	return prior - (prior >> TIMELY_REGAIN_SHIFT);
+	return ref - (ref >> TIMELY_REGAIN_SHIFT);
 }
 
 /*
@@ -299,9 +306,11 @@ static bool timely_near_empty(const struct timely_cfg *c,
 }
 
 void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
-		       u32 rtt_ns, u32 base_ns, u32 n, bool app_limited,
-		       u64 rate_max, struct timely_law_out *o)
+		       u32 rtt_ns, u32 base_ns, u32 n, u32 ai_bytes,
+		       bool app_limited, u64 rate_max,
+		       struct timely_law_out *o)
 {
+	u32 streak = timely_empty_streak(c->kind);
 	u32 rtt = clamp_t(u32, rtt_ns, 1, TIMELY_RTT_MAX_NS);
 	u32 tl = c->t_low_ns, th = c->t_high_ns, beta = c->beta_q20, d, w;
 	u64 rate = st->rate, delta = (u64)c->delta_bytes_ps, emax;
@@ -338,8 +347,13 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 	emax = timely_emax_q16(beta);
 
 	if (d < tl) {
-		/* line 5-6: additive increase (no HAI below T_low, as [17]) */
-		rate += o->delta_bytes_ps;
+		/* line 5-6: additive increase (no HAI below T_low, as [17]);
+		 * an early window's share of it: ai_bytes < seg < 2^23,
+		 * delta < 2^37
+		 */
+		rate += ai_bytes && ai_bytes < c->seg_bytes ?
+			div_u64(o->delta_bytes_ps * ai_bytes, c->seg_bytes) :
+			o->delta_bytes_ps;
 		o->branch = TIMELY_BR_LOW;
 		if ((st->flags & TIMELY_S_REGAIN) && d < tl / 2 &&
 		    2 * st->rate > rate) {
@@ -347,12 +361,12 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 			rate = min(2 * st->rate, max(rate, timely_regain_target(st)));
 			o->branch = TIMELY_BR_REGAIN;
 		} else if (timely_near_empty(c, st, d, tl) &&
-			   st->empty_cnt >= TIMELY_EMPTY_STREAK - 1) {
-			/* the room has lasted TIMELY_EMPTY_STREAK RTTs.
+			   st->empty_cnt >= streak - 1) {
+			/* the room has lasted `streak' RTTs.
 			 * rate < 2^37, the step < 2^41: sum < 2^42
 			 */
 			rate = st->rate + timely_empty_step(o->delta_bytes_ps,
-							    st->empty_cnt);
+							    st->empty_cnt, streak);
 			o->branch = TIMELY_BR_EMPTY;
 		}
 	} else if (d > th && !(c->kind == TIMELY_LAW_SQCC && c->thigh_max_cut)) {
@@ -365,8 +379,11 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 		o->branch = TIMELY_BR_HIGH;
 	} else if (c->kind == TIMELY_LAW_GRADIENT) {
 		if (g <= 0) {
-			/* line 9-10 (+ HAI of [17]) */
-			rate += delta;
+			/* line 9-10 (+ HAI of [17]); an early window's share,
+			 * as below T_low: delta < 2^40 with HAI
+			 */
+			rate += ai_bytes && ai_bytes < c->seg_bytes ?
+				div_u64(delta * ai_bytes, c->seg_bytes) : delta;
 			o->branch = TIMELY_BR_INC;
 		} else {
 			/* line 11-12: rate *= max(0, 1 - beta g); beta g < 2^43 */
@@ -403,8 +420,7 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 			   max_t(u64, c->rate_min_bytes_ps, rate_max));
 	/* the streak empty_hai counts (T_low of this event: SQCC's k T_low0) */
 	if (timely_near_empty(c, st, d, tl) && !app_limited)
-		st->empty_cnt = min_t(u32, st->empty_cnt + 1,
-				      TIMELY_EMPTY_STREAK);
+		st->empty_cnt = min_t(u32, st->empty_cnt + 1, streak);
 	else
 		st->empty_cnt = 0;
 }
@@ -431,6 +447,23 @@ static void timely_n_update(struct timely_state *st, const struct timely_cfg *c,
 					     own));
 }
 
+/*
+ * TIMELY's law on a window empty_hai closed after D_minRTT: the bytes it
+ * carried at its rate (at least 1, at most seg_bytes), which its additive
+ * step is scaled by; 0 (a full step) for every other window and law.
+ */
+static u32 timely_ai_bytes(const struct timely_state *st,
+			   const struct timely_cfg *c, u64 span_ns)
+{
+	if (c->kind != TIMELY_LAW_GRADIENT || !c->seg_bytes ||
+	    !timely_empty_credited(st, c->kind) ||
+	    (st->flags & TIMELY_S_REGAIN))
+		return 0;
+	return (u32)clamp_t(u64, dcc_rate_time_bytes(st->rate, span_ns,
+						     DCC_NSEC_PER_SEC),
+			    1, c->seg_bytes);
+}
+
 /* One completion event: one evaluation of Alg. 1/2/3. */
 static void timely_completion(struct timely_state *st,
 			      const struct timely_cfg *c, u32 base_ns,
@@ -438,15 +471,26 @@ static void timely_completion(struct timely_state *st,
 			      struct timely_update *u)
 {
 	/* a credited window's bytes are not its own: no N sample from it */
-	bool credited = (st->flags & TIMELY_S_REGAIN) || st->empty_cnt;
+	bool credited = (st->flags & TIMELY_S_REGAIN) ||
+			timely_empty_credited(st, c->kind);
+	u64 sent_at = st->rate;		/* the rate this window went out at */
 
 	u->n = timely_n(st, c, n_local);
-	timely_law_update(c, st, u->win.rtt_ns, base_ns, u->n, app_limited,
+	timely_law_update(c, st, u->win.rtt_ns, base_ns, u->n,
+			  timely_ai_bytes(st, c, u->win.span_ns), app_limited,
 			  rate_max, &u->law);
 	WRITE_ONCE(st->n_hat, (u16)u->n);
 	WRITE_ONCE(st->last_w, (u8)(u->law.w_q16 >> 9));	/* <= 128 */
 	if (!credited)
 		timely_n_update(st, c, u, app_limited);
+	/*
+	 * A window sent at a rate the link carried with the queue below
+	 * T_low: the regain's reference, should a loss cut come (a regain's
+	 * own windows are not: their rate is the cut's)
+	 */
+	if (u->law.branch != TIMELY_BR_FIRST && u->law.d_ns < u->law.t_low_ns &&
+	    !app_limited && !(st->flags & TIMELY_S_REGAIN))
+		st->good_rate = dcc_f16_pack(sent_at);
 	/*
 	 * The regain ends at its target, whichever branch got it there (or
 	 * a later ssthresh lowered the target: a second one in an episode
@@ -467,7 +511,7 @@ static void timely_completion(struct timely_state *st,
 static void timely_regain_credit(struct timely_state *st,
 				 const struct timely_cfg *c)
 {
-	if ((st->flags & TIMELY_S_REGAIN) || st->empty_cnt)
+	if ((st->flags & TIMELY_S_REGAIN) || timely_empty_credited(st, c->kind))
 		st->win.bytes = max(st->win.bytes, c->seg_bytes);
 }
 

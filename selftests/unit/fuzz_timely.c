@@ -287,6 +287,12 @@ static void check_window(const struct sock_model *ca,
 		    ca->c.seg_bytes, (unsigned long long)wo->span_ns, gap);
 }
 
+/* the regain's reference: the rate at the cut, or the good rate if higher */
+static u64 regain_ref(const struct timely_state *st)
+{
+	return max(dcc_f16_unpack(st->undo_rate), dcc_f16_unpack(st->good_rate));
+}
+
 static void check_update(const struct sock_model *ca,
 			 const struct timely_update *u, u32 n, bool app_limited,
 			 u64 old)
@@ -303,8 +309,8 @@ static void check_update(const struct sock_model *ca,
 	/*
 	 * empty_hai: armed by a loss cut; the streak counts completions
 	 * below T_low / 4 (saturating), HAI's step from the 7th in a row
-	 * (twice it from the 8th), and a window after one of them is
-	 * credited (one update per RTT).
+	 * (20th in TIMELY's law; twice it from the next), and a window after
+	 * one of them (the 7th in TIMELY's) is credited (one per RTT).
 	 */
 	if (o->branch == TIMELY_BR_FIRST)	/* after init, RTO, restart */
 		FUZZ_ASSERT(!ca->st.empty_cnt && !ca->empty_cnt,
@@ -312,13 +318,13 @@ static void check_update(const struct sock_model *ca,
 	else if (c->empty_hai && (ca->st.flags & TIMELY_S_LOSSY) &&
 		 o->d_ns < o->t_low_ns / TIMELY_EMPTY_DIV && !app_limited)
 		FUZZ_ASSERT(ca->st.empty_cnt ==
-			    min_t(u32, ca->empty_cnt + 1, TIMELY_EMPTY_STREAK),
+			    min_t(u32, ca->empty_cnt + 1, timely_empty_streak(c->kind)),
 			    "streak %u after %u", ca->st.empty_cnt, ca->empty_cnt);
 	else
 		FUZZ_ASSERT(!ca->st.empty_cnt, "streak %u without room",
 			    ca->st.empty_cnt);
 	if (o->branch == TIMELY_BR_EMPTY) {
-		u64 step = (ca->empty_cnt >= TIMELY_EMPTY_STREAK ? 2 : 1) *
+		u64 step = (ca->empty_cnt >= timely_empty_streak(c->kind) ? 2 : 1) *
 			   TIMELY_HAI_MULT * o->delta_bytes_ps;
 		u64 want = clamp_t(u64, old + step,
 				   c->rate_min_bytes_ps,
@@ -326,13 +332,20 @@ static void check_update(const struct sock_model *ca,
 
 		if (app_limited)	/* held */
 			want = old;
-		FUZZ_ASSERT(ca->empty_cnt >= TIMELY_EMPTY_STREAK - 1 &&
+		FUZZ_ASSERT(ca->empty_cnt >= timely_empty_streak(c->kind) - 1 &&
 			    ca->st.rate == want,
 			    "empty step %llu -> %llu want %llu after %u",
 			    (unsigned long long)old, (unsigned long long)ca->st.rate,
 			    (unsigned long long)want, ca->empty_cnt);
 	}
-	if (ca->st.empty_cnt)
+	/* below T_low: at most delta (a share of it for TIMELY's early windows) */
+	if (o->branch == TIMELY_BR_LOW)
+		FUZZ_ASSERT(ca->st.rate <= max_t(u64, old + o->delta_bytes_ps,
+						 c->rate_min_bytes_ps),
+			    "low step %llu -> %llu delta %llu", (unsigned long long)old,
+			    (unsigned long long)ca->st.rate,
+			    (unsigned long long)o->delta_bytes_ps);
+	if (timely_empty_credited(&ca->st, c->kind))
 		FUZZ_ASSERT(ca->st.win.bytes >= c->seg_bytes,
 			    "an uncredited window in a streak: bytes %u",
 			    ca->st.win.bytes);
@@ -343,8 +356,8 @@ static void check_update(const struct sock_model *ca,
 	 * target.
 	 */
 	if (o->branch == TIMELY_BR_REGAIN) {
-		u64 prior = (u64)ca->st.prior_rate << TIMELY_PRIOR_SHIFT;
-		u64 target = prior - (prior >> TIMELY_REGAIN_SHIFT);
+		u64 ref = regain_ref(&ca->st);
+		u64 target = ref - (ref >> TIMELY_REGAIN_SHIFT);
 
 		FUZZ_ASSERT(c->regain && ca->regain_armed && o->d_ns < o->t_low_ns / 2,
 			    "regain unarmed or with a queue: d %u", o->d_ns);
@@ -354,12 +367,12 @@ static void check_update(const struct sock_model *ca,
 			    (unsigned long long)ca->st.rate, (unsigned long long)target);
 	}
 	if (ca->st.flags & TIMELY_S_REGAIN) {
-		u64 prior = (u64)ca->st.prior_rate << TIMELY_PRIOR_SHIFT;
+		u64 ref = regain_ref(&ca->st);
 
-		FUZZ_ASSERT(c->regain && ca->st.rate < prior - (prior >> TIMELY_REGAIN_SHIFT) &&
+		FUZZ_ASSERT(c->regain && ca->st.rate < ref - (ref >> TIMELY_REGAIN_SHIFT) &&
 			    ca->st.win.bytes >= c->seg_bytes,
-			    "regain past its target, or an uncredited window: rate %llu prior %llu bytes %u",
-			    (unsigned long long)ca->st.rate, (unsigned long long)prior, ca->st.win.bytes);
+			    "regain past its target, or an uncredited window: rate %llu ref %llu bytes %u",
+			    (unsigned long long)ca->st.rate, (unsigned long long)ref, ca->st.win.bytes);
 	}
 	FUZZ_ASSERT(o->g_q16 >= -64 * TIMELY_ONE && o->g_q16 <= 64 * TIMELY_ONE,
 		    "g %d", o->g_q16);
@@ -470,7 +483,7 @@ static void on_restart(struct sock_model *ca)
 static void on_loss(struct sock_model *ca, bool rto)
 {
 	bool was_cut = ca->st.flags & TIMELY_S_CUT;
-	u64 old = ca->st.rate, want;
+	u64 old = ca->st.rate, old_good = dcc_f16_unpack(ca->st.good_rate), want;
 
 	timely_save_undo(&ca->st);
 	if (rto) {
@@ -485,6 +498,20 @@ static void on_loss(struct sock_model *ca, bool rto)
 		FUZZ_ASSERT(!was_cut && ca->st.rate == want,
 			    "cut %llu -> %llu want %llu", (unsigned long long)old,
 			    (unsigned long long)ca->st.rate, (unsigned long long)want);
+		/* the reference: the rate at the cut, or the good rate (the
+		 * cut leaves it) if higher; the target is 7/8 of it
+		 */
+		FUZZ_ASSERT(dcc_f16_unpack(ca->st.good_rate) == old_good &&
+			    dcc_f16_unpack(ca->st.undo_rate) ==
+			    dcc_f16_unpack(dcc_f16_pack(old)) &&
+			    !!(ca->st.flags & TIMELY_S_REGAIN) ==
+			    (ca->c.regain && ca->st.rate < regain_ref(&ca->st) -
+			     (regain_ref(&ca->st) >> TIMELY_REGAIN_SHIFT)),
+			    "good %llu was %llu, rate %llu -> %llu, regain %d",
+			    (unsigned long long)dcc_f16_unpack(ca->st.good_rate),
+			    (unsigned long long)old_good, (unsigned long long)old,
+			    (unsigned long long)ca->st.rate,
+			    !!(ca->st.flags & TIMELY_S_REGAIN));
 		decided(ca, false);	/* the glue applies it */
 	} else {
 		FUZZ_ASSERT(was_cut && ca->st.rate == old, "second cut");
@@ -495,8 +522,7 @@ static void on_loss(struct sock_model *ca, bool rto)
 
 static void on_undo(struct sock_model *ca)
 {
-	u64 want = max_t(u64, ca->st.rate,
-			 (u64)ca->st.prior_rate << TIMELY_PRIOR_SHIFT);
+	u64 want = max_t(u64, ca->st.rate, dcc_f16_unpack(ca->st.undo_rate));
 
 	timely_on_undo(&ca->st);
 	ca->regain_armed = false;
