@@ -121,7 +121,7 @@ static inline u64 dcc_rate_time_bytes(u64 rate_bytes_ps, u64 t, u64 units_per_se
 }
 
 /*
- * A u64 quantity kept in 16 bits where a relative error of 2^-11 is
+ * A u64 quantity kept in 16 bits where a relative error of 2^-10 is
  * enough (a rate remembered for later, in a full per-socket area): an
  * 11-bit mantissa m and a 5-bit exponent e, value m << e.  Packing
  * truncates (never rounds up) and saturates at 2047 << 31 (~4.4e12:

@@ -374,7 +374,7 @@ struct timely_state {
 	u8 last_w;		/* w of the last update, Q7 (get_info) */
 	u8 empty_cnt;		/* empty_hai: completions in a row with the
 				 * queue near empty, saturating at
-				 * TIMELY_EMPTY_STREAK
+				 * timely_empty_streak()
 				 */
 	u8 neg_cnt;		/* consecutive completions with g < 0 (HAI) */
 	u8 flags : 5;		/* TIMELY_S_* (low bits: one-insn tests) */

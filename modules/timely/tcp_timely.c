@@ -338,9 +338,9 @@ dcc_param_range(hai_thresh, hai_thresh, 0, 255, 0644,
 dcc_param_range(loss_md_pct, loss_md_pct, 0, 100, 0644,
 		"rate cut per loss recovery episode, percent");
 dcc_param_range(loss_regain, loss_regain, 0, 1, 0644,
-		"after a loss cut, double the rate per RTT while the queue is near empty, back to 7/8 of the rate before the cut; 0 = additive only");
+		"after a loss cut, double the rate per RTT while the queue is near empty, back to 7/8 of the rate before the cut or of the last rate that saw the queue below T_low, whichever is higher; 0 = additive only");
 dcc_param_range(empty_hai, empty_hai, 0, 1, 0644,
-		"after the flow's first loss cut: while the queue stays near empty (below T_low/4) update once per RTT, and from the 7th such update in a row add 5 x delta (10 x from the 8th); 0 = the paper's law");
+		"after the flow's first loss cut: while the queue stays near empty (below T_low/4) update once per RTT (timely: from the 7th such update in a row, delta pro rata), and from the 7th (timely: 20th) such update in a row add 5 x delta (10 x after); 0 = the paper's law");
 dcc_param_range(delay_mode, delay_mode, 0, 1, 0644,
 		"0 = thresholds are queueing delay above the base RTT, 1 = absolute RTT (paper)");
 dcc_param_range(init_rate_kbps, init_rate_kbps, 0, 800000000, 0644,

@@ -305,6 +305,18 @@ static bool timely_near_empty(const struct timely_cfg *c,
 	       d < tl / TIMELY_EMPTY_DIV;
 }
 
+/*
+ * An additive step @step (delta, or TIMELY's HAI step 5 delta < 2^40) for
+ * a window of @ai_bytes (timely_law_update()): its ai_bytes / seg_bytes
+ * share when 0 < ai_bytes < seg_bytes (< 2^23: product < 2^63), else all
+ */
+static u64 timely_ai_step(const struct timely_cfg *c, u64 step, u32 ai_bytes)
+{
+	if (!ai_bytes || ai_bytes >= c->seg_bytes)
+		return step;
+	return div_u64(step * ai_bytes, c->seg_bytes);
+}
+
 void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 		       u32 rtt_ns, u32 base_ns, u32 n, u32 ai_bytes,
 		       bool app_limited, u64 rate_max,
@@ -348,12 +360,9 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 
 	if (d < tl) {
 		/* line 5-6: additive increase (no HAI below T_low, as [17]);
-		 * an early window's share of it: ai_bytes < seg < 2^23,
-		 * delta < 2^37
+		 * an early window's share of it
 		 */
-		rate += ai_bytes && ai_bytes < c->seg_bytes ?
-			div_u64(o->delta_bytes_ps * ai_bytes, c->seg_bytes) :
-			o->delta_bytes_ps;
+		rate += timely_ai_step(c, o->delta_bytes_ps, ai_bytes);
 		o->branch = TIMELY_BR_LOW;
 		if ((st->flags & TIMELY_S_REGAIN) && d < tl / 2 &&
 		    2 * st->rate > rate) {
@@ -379,11 +388,8 @@ void timely_law_update(const struct timely_cfg *c, struct timely_state *st,
 		o->branch = TIMELY_BR_HIGH;
 	} else if (c->kind == TIMELY_LAW_GRADIENT) {
 		if (g <= 0) {
-			/* line 9-10 (+ HAI of [17]); an early window's share,
-			 * as below T_low: delta < 2^40 with HAI
-			 */
-			rate += ai_bytes && ai_bytes < c->seg_bytes ?
-				div_u64(delta * ai_bytes, c->seg_bytes) : delta;
+			/* line 9-10 (+ HAI of [17]); an early window's share */
+			rate += timely_ai_step(c, delta, ai_bytes);
 			o->branch = TIMELY_BR_INC;
 		} else {
 			/* line 11-12: rate *= max(0, 1 - beta g); beta g < 2^43 */
