@@ -1,49 +1,47 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# SQCC's claim where patched TIMELY is unstable: 32-to-1 incast, patched
-# TIMELY then SQCC on the same bottleneck in the same run.  At this scale
-# (timely_common.sh: delta0 = C/500, beta 0.008) E = delta N / (beta C) = 8
-# at N = 32, past the ~8 where patched TIMELY's fixed point stops holding
-# the queue still (Eq. 6-8; the userspace model, test_timely_law: mean 694
-# packets, p1..p99 361..1030, where N = 16 has std 1.3).  The claim: SQCC's
-# mean bottleneck backlog at most half of patched TIMELY's, its p1..p99
-# range narrower, its utilisation >= 90 % (model: 94 packets, 0.14 of
-# patched TIMELY's, 0..289, util 0.99).  SQCC's N comes from this host's
-# sqcc flows to the receiver (n_source auto = local: 32, N known, as the
-# model's assertion has it).  Flows start at about C/32 (init_rate_kbps
-# 3125) from one sender namespace, as the model's do; the buffer (2000
-# packets, 240 ms) holds patched TIMELY's oscillation without loss, as the
-# paper's lossless fabric would; the backlog is judged over t = 4..9.5 s of
-# each 10 s run, sampled every 100 ms.
+# SQCC's claim where patched TIMELY is unstable: 48-to-1 incast, patched
+# TIMELY then SQCC on the same bottleneck in the same run, each flow started
+# at C/48 (init_rate_kbps), the update clock the modules' default (at this
+# link rate the papers' 64 KB completion event).  At this scale
+# (timely_common.sh: delta0 = C/500, beta 0.008) E = delta N / (beta C) = 12
+# at N = 48, well past the ~8 where patched TIMELY's fixed point stops
+# holding the queue still (Eq. 6-8; the userspace model, test_timely_law:
+# mean 886 packets, p1..p99 355..1110, where N = 16 has std 1.3).  The
+# claim: SQCC's mean bottleneck backlog at most half of patched TIMELY's,
+# its p1..p99 range narrower, its utilisation >= 90 % (model: 77 packets,
+# 0.09 of patched TIMELY's, 0..270, util 0.99).  SQCC's N comes from this
+# host's sqcc flows to the receiver (n_source auto = local: 48, N known, as
+# the model's assertion has it).  The buffer (2000 packets, 240 ms) holds
+# patched TIMELY's oscillation without loss, as the paper's lossless fabric
+# would; the backlog is judged over t = 4..9.5 s of each 10 s run, sampled
+# every 100 ms.
 #
-# The guest reproduces it only in part (icount, 6.1, 5 runs): patched
-# TIMELY oscillates as in the model in 2 runs (mean 785-795, p1..p99
-# 373..1038) and holds a steady queue in 3 (449-505, ranges 28-151);
-# SQCC's mean is 83-154 packets (ratio 0.11-0.33) but its queue swings
-# from empty (25-55 % of the samples) to 294-416 packets, utilisation
-# 86.5-93.6 %: the claim held in 1 run of 5.  With update_clock 1 for
-# both (1 run): 461 (444..479) and 233 (166..307), ratio 0.50, SQCC 93.9 %.
-# Since the testbed tells SQCC the link rate (link_mbps; before, it took C
-# = 1000 delta0, twice this link, and its delta = C k / N^2 was twice too
-# large; 4 runs): SQCC's mean 96.7-107.6 packets (ratio 0.14-0.22), empty
-# 29-38 % of the samples, utilisation 90.6-92.3 %; patched TIMELY oscillated
-# in 2 runs (610 and 745, p1..p99 415..842 and 381..934), held 457-479
-# (ranges 28-36) in 2, where SQCC's range (301-341) cannot be the
-# narrower: the claim held in the 2 runs where patched TIMELY oscillated.
-# So the claim's checks report a miss as a known gap (# TODO) and pass when
-# they hold; what is asserted: every flow ran its CC, no drops, patched
-# TIMELY's utilisation >= 90 %, no kernel warnings.
+# The guest's patched TIMELY is not unstable in every run where the model's
+# is (why is open; the guest's flows are window-capped and ACK-clocked, the
+# model's paced): at N = 32 (E = 8) it oscillated in 2 runs of 4 (p1..p99
+# 415..842 and 381..934) and held a steady 457-479 packets (ranges 28-36) in
+# the others; at N = 48 (2026-11-29, icount, 5 runs on 6.1, 1 on 6.12) it
+# oscillated in 5 (mean 661-869, ranges 314-810) and held 709 (range 99) in
+# one.  SQCC's mean was 74-98 packets in all six (0.10-0.12 of patched
+# TIMELY's), its range 258-294 (its queue empties 20-36 % of the samples:
+# each flow at C/48 updates once per ~25 RTT on the completion clock),
+# utilisation 92.2-94.3 %.  So the mean and the utilisation are asserted in
+# every run, the range only in a run that is in the claim's regime, where
+# patched TIMELY's own range is >= UNSTABLE_RANGE packets (2.4 BDP; the
+# steady runs' ranges were 28-99, the oscillating ones' 314-934); a steady
+# run reports it as a skip.
 source "$(dirname "$0")/timely_common.sh"
 timely_require timely_p sqcc
-ktap_set_plan 5
+ktap_set_plan 7
 
-N=32 DUR=10 SKIP=4
+N=48 DUR=10 SKIP=4 UNSTABLE_RANGE=200
 net_setup --rate-mbit "$TL_RATE" --rtt-ms "$TL_RTT" --limit-pkts 2000
 net_quickack
 declare -A Q R UTIL
 for a in timely_p sqcc; do
-	timely_init_rate "$a" 3125
+	timely_init_rate "$a" $((TL_RATE * 1000 / N))
 	timely_incast_run "$a" $N $DUR $SKIP unstable
 	Q[$a]=$TL_Q
 	R[$a]=$TL_RANGE
@@ -53,10 +51,15 @@ for a in timely_p sqcc; do
 done
 ratio=$(fcalc "${Q[sqcc]} / (${Q[timely_p]} + 0.001)")
 dcc_result unstable_backlog_ratio_sqcc_over_timely_p "$ratio"
-ktap_test_result "timely_p utilisation ${UTIL[timely_p]}% (>= 90%)" fge "${UTIL[timely_p]}" 90
-claim="SQCC mean backlog ${Q[sqcc]} <= 0.5 x timely_p ${Q[timely_p]} packets (ratio $(fround "$ratio" 2); model 0.14), p1..p99 range ${R[sqcc]} < ${R[timely_p]}, SQCC utilisation ${UTIL[sqcc]}% >= 90%"
-ktap_test_todo "$claim" \
-	"in the guest patched TIMELY oscillates in some runs only, and SQCC's queue swings from empty (test header)" \
-	eval 'fle "$ratio" 0.5 && (( R[sqcc] < R[timely_p] )) && fge "${UTIL[sqcc]}" 90'
+ktap_expect "timely_p utilisation" "${UTIL[timely_p]}" '>=' 90 %
+ktap_expect "SQCC mean backlog over patched TIMELY's (${Q[sqcc]} / ${Q[timely_p]} packets)" \
+	"$(fround "$ratio" 3)" '<=' 0.5 "" "the paper: ~80% less; model 0.09"
+ktap_expect "SQCC utilisation" "${UTIL[sqcc]}" '>=' 90 %
+if ((R[timely_p] >= UNSTABLE_RANGE)); then
+	ktap_expect "SQCC backlog p1..p99 range (patched TIMELY oscillated: ${R[timely_p]} packets)" \
+		"${R[sqcc]}" '<' "${R[timely_p]}" packets
+else
+	ktap_test_skip "SQCC's range against patched TIMELY's: patched TIMELY held a steady queue this run (range ${R[timely_p]} < $UNSTABLE_RANGE packets), not the regime of the claim"
+fi
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
