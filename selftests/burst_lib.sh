@@ -38,6 +38,14 @@
 #                              the trace began late.
 #                              Not in a subshell: net_lib's flow state is
 #                              the caller's
+#   burst_loss_case CC K L     no collapse after loss: one burst_run of K
+#                              flows for 1 s (100 RTT) on L long ones in
+#                              its own net_lib run, logged and kept as
+#                              results (burst_CC_*); BL_OK (0 if the run,
+#                              its trace or a flow's CC failed), BL_REC90,
+#                              BL_REC (RTTs to >= 90 and 95 % of the wire
+#                              rate), BL_UTIL, BL_JAIN (the long flows'
+#                              after), BL_DROPS for the caller's checks
 
 BURST_MAP_KEYS=65536
 BURST_BIN_MS=2	# the byte counts' bin: 1/5 of the testbed's 10 ms RTT
@@ -185,4 +193,23 @@ burst_run() { # CC K SECONDS [L]
 		ok=0
 	fi
 	((ok))
+}
+
+burst_loss_case() { # CC K L
+	local c=$1 k=$2 nl=$3
+	BL_OK=1
+	net_new_run "$NET_DIR/$c"
+	burst_run "$c" "$k" 1 "$nl" || BL_OK=0
+	net_summarize >/dev/null || BL_OK=0
+	[[ $(net_get cc_ok) == 1 ]] || BL_OK=0
+	read -r BL_REC BL_UTIL _ _ _ _ BL_JAIN <<<"$BURST_FIGS"
+	read -r BL_REC90 _ < <(burst_metrics "$NET_RUN/burst.txt" "$k" "$NET_RATE_MBIT" \
+		"$NET_RTT_MS" "$nl" 90 || echo nan)
+	BL_DROPS=$(net_get drops)
+	log_info "$c: link >= 90% (95%) of its wire rate again $BL_REC90 ($BL_REC) RTT after the burst, utilisation $BL_UTIL% in it, $BL_DROPS drops, long flows' Jain $BL_JAIN after"
+	dcc_result "burst_${c}_rec_rtt" "$BL_REC"
+	dcc_result "burst_${c}_rec90_rtt" "$BL_REC90"
+	dcc_result "burst_${c}_util_pct" "$BL_UTIL"
+	dcc_result "burst_${c}_jain_after" "$BL_JAIN"
+	dcc_result "burst_${c}_drops" "$BL_DROPS"
 }

@@ -40,23 +40,12 @@ ktap_set_plan 6
 L=2 K=16
 net_setup --senders 2 --rate-mbit "$TL_RATE" --rtt-ms "$TL_RTT"
 net_quickack
-declare -A rec rec90 util jn drops
+declare -A rec rec90 jn drops
 ok=1
 for a in timely timely_p sqcc; do
-	net_new_run "$NET_DIR/$a"
-	burst_run "$a" $K 1 $L || ok=0
-	net_summarize >/dev/null || ok=0
-	[[ $(net_get cc_ok) == 1 ]] || ok=0
-	read -r "rec[$a]" "util[$a]" _ _ _ _ "jn[$a]" <<<"$BURST_FIGS"
-	read -r "rec90[$a]" _ < <(burst_metrics "$NET_RUN/burst.txt" $K "$NET_RATE_MBIT" \
-		"$NET_RTT_MS" $L 90 || echo nan)
-	drops[$a]=$(net_get drops)
-	log_info "$a: link >= 90% (95%) of its wire rate again ${rec90[$a]} (${rec[$a]}) RTT after the burst, utilisation ${util[$a]}% in it, ${drops[$a]} drops, long flows' Jain ${jn[$a]} after"
-	dcc_result "burst_${a}_rec_rtt" "${rec[$a]}"
-	dcc_result "burst_${a}_rec90_rtt" "${rec90[$a]}"
-	dcc_result "burst_${a}_util_pct" "${util[$a]}"
-	dcc_result "burst_${a}_jain_after" "${jn[$a]}"
-	dcc_result "burst_${a}_drops" "${drops[$a]}"
+	burst_loss_case "$a" $K $L
+	((BL_OK)) || ok=0
+	rec[$a]=$BL_REC rec90[$a]=$BL_REC90 jn[$a]=$BL_JAIN drops[$a]=$BL_DROPS
 done
 
 ktap_test_result "$L long + $K short flows ran timely, timely_p, then sqcc, without error" eval '((ok))'
