@@ -300,6 +300,15 @@ _DCC_DMESG_MARK=
 
 dmesg_mark() { _DCC_DMESG_MARK=$(dmesg 2>/dev/null | wc -l); }
 
+# dcc_shared_reset: empty dcc_lib's shared tables and RTT_ref (its
+# write-only shared_reset), when dcc_lib is loaded; a test's scenarios then
+# start as after a boot, whatever ran before them in the guest
+dcc_shared_reset() {
+	local f=/sys/module/dcc_lib/parameters/shared_reset
+	[[ -e $f ]] || return 0
+	echo 1 >"$f" 2>/dev/null || log_warn "dcc_lib refused shared_reset"
+}
+
 check_dmesg_clean() {
 	local from=1 bad
 	[[ ${1:-} != all && -n $_DCC_DMESG_MARK ]] && from=$((_DCC_DMESG_MARK + 1))

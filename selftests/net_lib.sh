@@ -367,6 +367,11 @@ net_setup() {
 	fi
 	[[ $cce == [01] ]] || { _net_die "NET_CONGESTED_CE must be 0 or 1"; return 1; }
 	[[ -n $NET_PFX ]] && net_cleanup
+	# a fresh topology is a fresh fabric: no min RTT, line rate or RTT_ref
+	# that an earlier test's paths left in dcc_lib (an entry lives
+	# tcp_min_rtt_wlen, 300 s: a 2 ms path's flow once set OSCAR's shared
+	# target for the 10 and 20 ms paths of the next test)
+	dcc_shared_reset
 
 	# per-sender delays, default queue limit and burst: one awk for all
 	local L

@@ -11,7 +11,10 @@
 # mu on va1; then a flow a -> c, same namespace, other device, must keep
 # the estimate floor (init_rate_mbps, 100 Mbit/s).  mu is read from ss
 # (bw = u * mu, pacing_gain = u).  dcc_lib's shared_entries must stay within
-# its 129 slots (two tables of 64 and the RTT_ref word).  The fast flow runs
+# its 129 slots (two tables of 64 and the RTT_ref word); its write-only
+# shared_reset refuses anything but 1 and, written 1, empties them (every
+# scenario test's net_setup does, so that none inherits this test's 2 ms
+# RTT_ref).  The fast flow runs
 # with eps_us = 65535 (every batch reads
 # as an empty queue, so u stays 1 and mu climbs 1.25x per batch to what the
 # CPU sustains; at the default the guest's RTT noise holds u below 0.8 and mu
@@ -45,7 +48,7 @@ require_cmd modprobe iperf3 jq ip tc ss ethtool
 if ! modinfo "$MOD" >/dev/null 2>&1; then
 	[[ ${DCC_REQUIRE_MODULES:-0} == 1 ]] || ktap_skip_all "$MOD.ko not installed"
 fi
-ktap_set_plan 8
+ktap_set_plan 10
 dmesg_mark
 modprobe "$MOD" || ktap_skip_all "modprobe $MOD failed"
 old_line=$(cat $P/line_rate_mbps)
@@ -202,5 +205,18 @@ ktap_test_result "dev_speed refuses 3, -1, x and empty, keeps $(cat $L/dev_speed
 n=$(cat /sys/module/dcc_lib/parameters/shared_entries 2>/dev/null)
 ktap_test_result "dcc_lib shared_entries ${n:-?} within its 129 slots and > 0" \
 	eval '[[ -n $n ]] && ((n > 0 && n <= 129))'
+# shared_reset (write-only): anything but 1 refused and nothing forgotten;
+# 1 empties both tables and RTT_ref
+R=$L/shared_reset
+bad_ok=1
+for v in 0 2 x ""; do
+	echo "$v" >"$R" 2>/dev/null && { log_info "shared_reset=$v was accepted"; bad_ok=0; }
+done
+n2=$(cat $L/shared_entries 2>/dev/null)
+ktap_test_result "dcc_lib shared_reset refuses 0, 2, x and empty, forgets nothing (entries ${n2:-?}, were ${n:-?})" \
+	eval '((bad_ok)) && [[ -n $n2 && $n2 == "$n" ]]'
+echo 1 >"$R" 2>/dev/null || log_info "shared_reset=1 was refused"
+ktap_expect "dcc_lib shared_entries after shared_reset=1" \
+	"$(cat $L/shared_entries 2>/dev/null)" == 0
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished

@@ -280,6 +280,37 @@ module_param_cb(shared_entries, &dcc_shared_entries_ops, NULL, 0444);
 MODULE_PARM_DESC(shared_entries,
 		 "live entries of the shared min-RTT and line-rate tables and RTT_ref (read-only; at most 129)");
 
+/*
+ * Write-only parameter shared_reset: writing 1 forgets every shared entry
+ * (both tables and RTT_ref), as a reload of dcc_lib would, without closing
+ * a socket: for an operator after a topology change (an entry otherwise
+ * lives tcp_min_rtt_wlen, 300 s by default), and for a test suite whose
+ * scenarios must not inherit each other's paths (a 2 ms path's flow left
+ * RTT_ref at 2 ms for the next 300 s, and OSCAR's 10 and 20 ms paths
+ * then disagreed on the shared target).  A flow that reads an emptied slot
+ * claims it again with its own value.  Anything but 1 is -EINVAL.
+ */
+static int dcc_shared_reset_set(const char *val, const struct kernel_param *kp)
+{
+	u32 i, v;
+
+	if (kstrtou32(val, 0, &v) || v != 1)
+		return -EINVAL;
+	for (i = 0; i < DCC_TBL_SLOTS; i++) {
+		atomic64_set(&dcc_rtt_tbl[i], 0);
+		atomic64_set(&dcc_rate_tbl[i], 0);
+	}
+	atomic64_set(&dcc_ref_rtt, 0);
+	return 0;
+}
+
+static const struct kernel_param_ops dcc_shared_reset_ops = {
+	.set = dcc_shared_reset_set,
+};
+module_param_cb(shared_reset, &dcc_shared_reset_ops, NULL, 0200);
+MODULE_PARM_DESC(shared_reset,
+		 "write 1: forget every entry of the shared tables and RTT_ref (write-only)");
+
 bool dcc_tx_start_after_idle(const struct sock *sk, u32 gap_us)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
