@@ -14,9 +14,9 @@
 # Measured (2026-11-27, tools/bench --burst "2+16", 2 runs): back at 95%
 # in 17.2-30.8 RTT, 1449-1691 drops, Jain 0.99 after; this test
 # (2026-11-29, icount, 6.1 and 6.12): 90% after 21.8 and 8.2 RTT, 95%
-# after 21.8 and 14.8, 1335 and 1263 drops, Jain 0.986 and 0.9998.  Figures from one
-# bpftrace (selftests/burst_lib.sh: 2 ms bins of the bottleneck's bytes per
-# flow and of its backlog).
+# after 21.8 and 14.8, 1335 and 1263 drops, Jain 0.986 and 0.9998.
+# Figures from one bpftrace (selftests/burst_lib.sh: 2 ms bins of the
+# bottleneck's bytes per flow and of its backlog).
 source "$(dirname "$0")/ccc_common.sh"
 source "$(dirname "$0")/burst_lib.sh"
 ccc_require
