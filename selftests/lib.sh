@@ -29,6 +29,7 @@
 #                          $DCC_OUT/results.tsv (TEST = script name without .sh)
 # Numbers (awk; operands may be floats)
 #   fge A B, fgt A B, fle A B, flt A B   compare, exit status 0 if true
+#                                       (never if A or B is a NaN)
 #   fcalc EXPR                          prints EXPR evaluated by awk (%.6g)
 #   fround EXPR [DIGITS]                prints EXPR rounded (default 2 digits)
 # Kernel log
@@ -277,10 +278,14 @@ dcc_result() {
 }
 
 # ---- float helpers ------------------------------------------------------------
-fge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
-fgt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
-fle() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
-flt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
+# A NaN compares false, as in IEEE 754: mawk (Debian's awk, and the
+# guest's) says nan >= x and nan <= x for every x, so a measurement that
+# came out "nan" (no data) used to pass every bound it was held to.
+_DCC_AWK_NAN='function nan(x) { return tolower(x "") ~ /nan/ }'
+fge() { awk -v a="$1" -v b="$2" "$_DCC_AWK_NAN"' BEGIN { exit nan(a) || nan(b) || !(a + 0 >= b + 0) }'; }
+fgt() { awk -v a="$1" -v b="$2" "$_DCC_AWK_NAN"' BEGIN { exit nan(a) || nan(b) || !(a + 0 > b + 0) }'; }
+fle() { awk -v a="$1" -v b="$2" "$_DCC_AWK_NAN"' BEGIN { exit nan(a) || nan(b) || !(a + 0 <= b + 0) }'; }
+flt() { awk -v a="$1" -v b="$2" "$_DCC_AWK_NAN"' BEGIN { exit nan(a) || nan(b) || !(a + 0 < b + 0) }'; }
 fcalc() { awk "BEGIN { printf \"%.6g\n\", ($*) }"; }
 fround() { awk "BEGIN { printf \"%.${2:-2}f\n\", ($1) }"; }
 
