@@ -14,6 +14,9 @@
 #                      at 10 ms; tools/bench: 5 quick, 10 full)
 #   --incast "N.."     incast fan-in degrees (default "4 16 64")
 #   --paths P          spraying: paths (default 4); cases K = 0..P/2 congested
+#   --spray-q "Q.."    spraying over q instead: one congested path that
+#                      CE-marks the ECT packets it carries and takes the
+#                      share Q of them, one case per Q (in (0, 1))
 #   --cpu-hooks SPEC   cpu: per CC, the functions to time, "cc=f1,f2 cc2=..."
 #                      (f1: the hook called on every ACK; from tools/bench);
 #                      a dcc name not in it: its module's modinfo
@@ -45,9 +48,12 @@
 #   ecn        two flows on a RED queue that CE-marks above K bytes, ECN on
 #   spray      one flow sprayed per packet over P paths, K = 0..P/2 of them
 #              congested (+base RTT of one-way delay: a congested path's RTT
-#              is 2x base); the rate limit after the paths stays the bottleneck;
-#              the sender tolerates 300 packets of reordering (RACK off,
-#              dupthresh 300), as a sprayed fabric's transport does
+#              is 2x base; cases p<P>k<K>), or with --spray-q one of them,
+#              taking the share q of the packets and CE-marking them (the
+#              spraying paper's congested queue; cases p<P>q<Q>); the rate
+#              limit after the paths stays the bottleneck; the sender
+#              tolerates 300 packets of reordering (RACK off, dupthresh
+#              300), as a sprayed fabric's transport does
 #   cpu        during the steady runs (added if not selected), one bpftrace
 #              times every CC's per-ACK hooks (kprobe/kretprobe, guest
 #              clock) and, as a calibration, a near-empty kernel function
@@ -70,6 +76,7 @@ source "$root/selftests/burst_lib.sh"
 source "$root/selftests/flow_metrics.sh"
 
 scenarios=steady ccs="cubic bbr dctcp" dur=10 phase=5 incast="4 16 64" paths=4 burst="1 3 7" burst_s=1
+spray_q=''
 cpu_hooks='' ecn_ccs=dctcp reps=1 rate=100 rtt=10 limit='' dk=30000 out='' quickack=1
 while (($#)); do
 	case $1 in
@@ -80,6 +87,7 @@ while (($#)); do
 	--incast) incast=$2; shift ;;
 	--burst) burst=$2; shift ;;
 	--paths) paths=$2; shift ;;
+	--spray-q) spray_q=$2; shift ;;
 	--cpu-hooks) cpu_hooks=$2; shift ;;
 	--ecn-ccs) ecn_ccs=$2; shift ;;
 	--reps) reps=$2; shift ;;
@@ -252,7 +260,12 @@ scenario_ecn() { # CC
 }
 
 scenario_spray() { # CC
-	local c=$1 k
+	local c=$1 k q
+	for q in $spray_q; do
+		one_case spray "$c" "p${paths}q$q" -- --rtt-ms "$rtt" --paths "$paths" --congested 1 \
+			--congested-q "$q" --congested-ce --reorder-tol 300 -- --n 1 --duration "$dur"
+	done
+	[[ -z $spray_q ]] || return 0
 	for ((k = 0; k <= paths / 2; k++)); do
 		one_case spray "$c" "p${paths}k$k" -- --rtt-ms "$rtt" --paths "$paths" --congested "$k" \
 			--reorder-tol 300 -- --n 1 --duration "$dur"
