@@ -53,8 +53,9 @@ for cc in nscc mnscc; do
 done
 ratio=$(awk -v m="${U[mnscc]}" -v n="${U[nscc]}" 'BEGIN { if (n > 0) printf "%.3f", m / n; else print "inf" }')
 dcc_result spray_goodput_ratio_mnscc_nscc "$ratio"
-ktap_test_result "1 of 4 paths +$EXTRA ms: MNSCC goodput ${U[mnscc]}% >= NSCC's ${U[nscc]}% (ratio $ratio, 2% tolerance)" \
-	fge "${U[mnscc]}" "$(fcalc "0.98 * ${U[nscc]}")"
-ktap_test_result "MNSCC keeps ${U[mnscc]}% of the link (>= 70%)" fge "${U[mnscc]}" 70
+ktap_expect "1 of 4 paths +$EXTRA ms: MNSCC goodput" "${U[mnscc]}" \
+	'>=' "$(fcalc "0.98 * ${U[nscc]}")" % \
+	"2% under NSCC's ${U[nscc]}% (run-to-run noise); ratio $ratio"
+ktap_expect "MNSCC's share of the link" "${U[mnscc]}" '>=' 70 %
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished

@@ -45,18 +45,10 @@ dcc_result incast_retrans_kernel "$retr_k"
 util=$(net_get util_pct) jain=$(net_get jain)
 
 ktap_test_result "all $N flows used oscar" [ "$(net_get cc_ok)" = 1 ]
-if [[ $(net_get drops) == 0 ]]; then
-	ktap_test_pass "no bottleneck drops over the whole run"
-else
-	ktap_test_fail "$(net_get drops) bottleneck drops (want 0)"
-fi
+ktap_expect "bottleneck drops over the whole run" "$(net_get drops)" == 0
 ktap_test_result "no retransmissions: $retr_k segments resent by the senders' kernels, $retr by iperf3's count, $retr_ss after t=1 s (TLP left on in $tlp_on senders)" \
 	[ $((retr_k + retr + tlp_on)) = 0 ]
-if fge "$util" 90; then
-	ktap_test_pass "utilisation $util% (>= 90%)"
-else
-	ktap_test_fail "utilisation $util% (>= 90%)"
-fi
-ktap_test_result "Jain's index $jain over t=3..$DUR s (>= 0.9)" fge "$jain" 0.9
+ktap_expect "utilisation over t=3..$DUR s" "$util" '>=' 90 %
+ktap_expect "Jain's index over t=3..$DUR s" "$jain" '>=' 0.9
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished

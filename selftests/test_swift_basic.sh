@@ -109,20 +109,23 @@ else
 	ktap_test_fail "ss -ti shows mswift state"
 	log_info "$ssout"
 fi
-ktap_test_result "tracepoint swift:swift_decision recorded $nev mswift decisions (> 100)" \
-	[ "${nev:-0}" -gt 100 ]
+ktap_expect "tracepoint swift:swift_decision: mswift decisions recorded" "${nev:-0}" '>' 100
 if [[ $have_bt == 1 ]]; then
 	nl=$(grep -c -E '^ *[0-9]+ +[0-9]+ +[0-9]+ +mswift ' "$bt_out")
-	ktap_test_result "tools/bpftrace/swift.bt printed $nl mswift decision lines (>= 100)" \
-		[ "${nl:-0}" -ge 100 ]
+	ktap_expect "tools/bpftrace/swift.bt mswift decision lines" "${nl:-0}" '>=' 100
 	[[ ${nl:-0} -ge 100 ]] || log_cmd head -n 20 "$bt_out"
 else
 	ktap_test_skip "tools/bpftrace/swift.bt (no bpftrace in this guest: tools/vmtest --bpftrace)"
 fi
 
-# 12. unload while idle
+# 12. unload while idle: the killed server's sockets hold the module until
+# they have closed, which under a loaded host took longer than 0.5 s (refcnt 1
+# at the first try, once): up to 5 s for them
 kill "$(cat /tmp/swift-basic-srv.pid)" 2>/dev/null
-sleep 0.5
+for ((i = 0; i < 25; i++)); do
+	sleep 0.2
+	[[ $(cat "/sys/module/$MOD/refcnt" 2>/dev/null) == 0 ]] && break
+done
 if log_cmd modprobe -r "$MOD" && [[ ! -d /sys/module/$MOD ]]; then
 	ktap_test_pass "modprobe -r $MOD while idle"
 else
