@@ -75,17 +75,17 @@ slope=$(fcalc "log(${G[swift,${QS[2]}]:-0} / ${G[swift,${QS[0]}]:-1}) / log(${QS
 dcc_result swift_loglog_slope "${slope:-nan}"
 log_info "swift's goodput over q: log-log slope ${slope:-nan} between q = ${QS[0]} and ${QS[2]} (Thm 3: -0.5)"
 
-# min over q of A / B
-min_ratio() { # A B
-	local q r m=''
+# the lowest of a list, one number per line; "nan" (a figure missing)
+# sorts first, and ktap_expect fails it
+lowest() { sort -g | head -n 1; }
+min_ratio() { # A B: min over q of A / B
+	local q a b
 	for q in "${QS[@]}"; do
-		r=$(fcalc "${G[$1,$q]:-0} / (${G[$2,$q]:-0} > 0.01 ? ${G[$2,$q]} : 0.01)")
-		[[ -z $m ]] || fle "$m" "$r" || m=$r
-		[[ -n $m ]] || m=$r
-	done
-	echo "$m"
+		a=${G[$1,$q]} b=${G[$2,$q]}
+		if [[ -n $a && -n $b ]]; then fcalc "$a / ($b > 0.01 ? $b : 0.01)"; else echo nan; fi
+	done | lowest
 }
-lo_msw=$(for q in "${QS[@]}"; do echo "${G[mswift,$q]:-0}"; done | sort -g | head -n 1)
+lo_msw=$(for q in "${QS[@]}"; do echo "${G[mswift,$q]:-0}"; done | lowest)
 ktap_expect "every run used its CC" "$ok_cc" == 1
 ktap_expect "Thm 6: mswift's goodput at every q, the lowest" "$lo_msw" '>=' "$(fcalc "0.85 * $RATE")" Mbit/s \
 	"85% of the link; $(row mswift) at q = ${QS[*]}"
