@@ -6,11 +6,16 @@
  *   Linux (dcc_sample_get(), tcp_sock)   ns-3 (TcpSocketState, rate sample)
  *   rx_ns: the ACK's arrival             Simulator::Now(), exact (as a NIC
  *                                        hardware stamp without host delay)
- *   rtt_ns: the newest acked packet's    m_lastRtt, which with
- *     RTT (Karn: none on retransmits)    RttMeanDeviation::Alpha = 1 (set by
- *                                        dcc-ns3) is the latest measurement;
- *                                        valid only on an ACK that moved
- *                                        snd_una (m_lastAckedSeq)
+ *   rtt_ns: rs->rtt_us, the RTT of the   the same, from the socket's Tx and
+ *     newest segment this ACK newly      Rx traces (OnTx(), OnRx()): each
+ *     acked, else newly SACKed; none     sent segment's last send time, and
+ *     from retransmitted ones (Karn)     per ACK the newest never-
+ *                                        retransmitted segment its
+ *                                        cumulative ACK covers, else its
+ *                                        SACK blocks (ns-3's own RTT is
+ *                                        measured only when snd_una moves:
+ *                                        under reordering, on the late
+ *                                        packets alone)
  *   acked: packets newly (S)ACKed        rs.m_ackedSacked / mss
  *   infl_pkts: rs->delivered             rs.m_delivered / mss
  *   ce: CE-marked packets on this ACK    the ACK's ECE (m_ecnState ==
@@ -31,10 +36,7 @@
  *                                        Recovery is told after ssthresh,
  *                                        in Linux's order (GetSsThresh())
  *
- * Not in ns-3: an undo of a spurious recovery.  Karn's rule is ns-3's own
- * (no measurement from a retransmitted segment), but m_lastRtt keeps the
- * previous measurement, so an ACK that moves snd_una over retransmitted
- * data only passes that one on: a stale sample, in loss episodes only.
+ * Not in ns-3: an undo of a spurious recovery.
  */
 #include "dcc-cc.h"
 
@@ -98,6 +100,83 @@ void
 DccCongestionOps::SetRttSink(std::function<void(uint64_t)> sink)
 {
     m_rttSink = std::move(sink);
+}
+
+/* @seq as a 64-bit sequence number: within 2 GB of the last reference */
+uint64_t
+DccCongestionOps::Unwrap(uint32_t seq) const
+{
+    return m_ref + (int64_t)(int32_t)(seq - m_refSeq);
+}
+
+void
+DccCongestionOps::OnTx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    uint32_t len = p->GetSize();
+    uint32_t seq = h.GetSequenceNumber().GetValue();
+
+    if (!len)
+        return;
+    if (!m_seqKnown)
+    {
+        m_seqKnown = true;
+        m_ref = seq;
+        m_refSeq = seq;
+    }
+    uint64_t start = Unwrap(seq);
+    uint64_t now = Simulator::Now().GetNanoSeconds();
+    auto it = m_out.find(start);
+    if (it != m_out.end())
+    {
+        it->second.sentNs = now;
+        it->second.retrans = true;
+        it->second.end = std::max(it->second.end, start + len);
+    }
+    else
+        m_out.emplace(start, Sent{start + len, now, false});
+}
+
+/*
+ * tcp_clean_rtx_queue()'s sample, on the ACK's segments: ca_rtt_us from
+ * the newest never-retransmitted segment the cumulative ACK covers, else
+ * from the newest such segment its SACK blocks newly cover.  Each segment
+ * counts once (SACKed ones leave the scoreboard).
+ */
+void
+DccCongestionOps::OnRx(Ptr<const Packet>, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    uint64_t now = Simulator::Now().GetNanoSeconds();
+    uint64_t ackNewest = 0, sackNewest = 0;
+
+    m_ackRttNs = -1;
+    if (!m_seqKnown || !(h.GetFlags() & TcpHeader::ACK))
+        return;
+    uint64_t ack = Unwrap(h.GetAckNumber().GetValue());
+    while (!m_out.empty() && m_out.begin()->second.end <= ack)
+    {
+        const Sent& s = m_out.begin()->second;
+        if (!s.retrans)
+            ackNewest = std::max(ackNewest, s.sentNs);
+        m_out.erase(m_out.begin());
+    }
+    m_ref = ack;
+    m_refSeq = h.GetAckNumber().GetValue();
+    Ptr<const TcpOptionSack> sack = DynamicCast<const TcpOptionSack>(h.GetOption(TcpOption::SACK));
+    if (sack)
+        for (const auto& blk : sack->GetSackList())
+        {
+            uint64_t l = Unwrap(blk.first.GetValue()), r = Unwrap(blk.second.GetValue());
+            for (auto it = m_out.lower_bound(l); it != m_out.end() && it->second.end <= r;)
+            {
+                if (!it->second.retrans)
+                    sackNewest = std::max(sackNewest, it->second.sentNs);
+                it = m_out.erase(it);
+            }
+        }
+    if (ackNewest)
+        m_ackRttNs = (int64_t)(now - ackNewest);
+    else if (sackNewest)
+        m_ackRttNs = (int64_t)(now - sackNewest);
 }
 
 std::string
@@ -197,7 +276,6 @@ DccCongestionOps::Start()
     *sk = dcc_sim_sock();
     sk->max_pacing_rate = m_nicRate.GetBitRate() / 8;
     m_state = m_tcb->m_congState.Get();
-    m_lastAcked = m_tcb->m_lastAckedSeq.GetValue();
     /* the handshake's RTT seeds srtt, as in Linux */
     if (m_tcb->m_lastRtt.Get().IsStrictlyPositive())
         m_srtt8Ns = 8 * (uint64_t)m_tcb->m_lastRtt.Get().GetNanoSeconds();
@@ -286,12 +364,10 @@ DccCongestionOps::CongControl(Ptr<TcpSocketState> tcb,
     SyncIn(PeekPointer(tcb));
     uint32_t mss = sk->mss;
     uint32_t acked = (rs.m_ackedSacked + mss - 1) / mss;
-    uint32_t una = tcb->m_lastAckedSeq.GetValue();
-    bool advanced = (int32_t)(una - m_lastAcked) > 0;
-    Time rtt = tcb->m_lastRtt.Get();
+    int64_t rttNs = m_ackRttNs;
     dcc_sample s{};
 
-    m_lastAcked = una;
+    m_ackRttNs = -1; /* one ACK, one sample */
     s.rx_ns = sk->now_ns;
     s.mss = mss;
     s.acked = acked;
@@ -307,11 +383,11 @@ DccCongestionOps::CongControl(Ptr<TcpSocketState> tcb,
     sk->delivered_ce += s.ce;
     if (!acked)
         s.why = DCC_SAMPLE_NO_ACKED | DCC_SAMPLE_NO_RTT;
-    else if (!advanced || !rtt.IsStrictlyPositive())
+    else if (rttNs <= 0)
         s.why = DCC_SAMPLE_NO_RTT;
     if (!s.why)
     {
-        uint64_t ns = std::min<uint64_t>(rtt.GetNanoSeconds(), DCC_SAMPLE_RTT_MAX_NS);
+        uint64_t ns = std::min<uint64_t>((uint64_t)rttNs, DCC_SAMPLE_RTT_MAX_NS);
 
         s.rtt_ns = (uint32_t)ns;
         /* tcp_rtt_estimator()'s srtt: gain 1/8, kept x8 */

@@ -22,7 +22,11 @@
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/data-rate.h"
 
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-socket-base.h"
+
 #include <functional>
+#include <map>
 #include <memory>
 
 struct dcc_sim_alg;
@@ -47,6 +51,14 @@ class DccCongestionOps : public TcpCongestionOps
     void Start();
     /* every valid RTT sample the core sees, ns */
     void SetRttSink(std::function<void(uint64_t)> sink);
+    /*
+     * The socket's "Tx" and "Rx" traces (the sender connects them): each
+     * data segment sent, each ACK before ns-3 processes it.  From them the
+     * RTT of the ACK's newest newly (S)ACKed segment, as Linux's
+     * rs->rtt_us (dcc-cc.cc).
+     */
+    void OnTx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase> sock);
+    void OnRx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase> sock);
 
     std::string GetName() const override;
     void Init(Ptr<TcpSocketState> tcb) override;
@@ -73,7 +85,19 @@ class DccCongestionOps : public TcpCongestionOps
     std::unique_ptr<struct dcc_sim_sock> m_sk;
     Ptr<TcpSocketState> m_tcb;
     bool m_started{false};
-    uint32_t m_lastAcked{0};     /* tcb->m_lastAckedSeq at the previous ACK */
+    /* a segment sent and not yet (S)ACKed: its end, its last send, retransmitted? */
+    struct Sent
+    {
+        uint64_t end;
+        uint64_t sentNs;
+        bool retrans;
+    };
+    uint64_t Unwrap(uint32_t seq) const;
+    std::map<uint64_t, Sent> m_out; /* by start sequence, unwrapped */
+    bool m_seqKnown{false};
+    uint64_t m_ref{0};           /* an unwrapped sequence number ... */
+    uint32_t m_refSeq{0};        /* ... and its 32-bit form */
+    int64_t m_ackRttNs{-1};      /* this ACK's RTT sample, ns; -1: none */
     uint8_t m_state{0};          /* the CA state the glue last saw */
     uint64_t m_srtt8Ns{0};       /* srtt x 8, ns */
     bool m_holdState{false};     /* GetSsThresh(): no state change yet */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dcc-ns3: one dumbbell, one congestion control, one run; a summary line.
+ * dcc-ns3: one dumbbell (or leaf-spine), one congestion control, one run;
+ * a summary line.
  *
  *	sender 0 --\                                 (bottleneck)
  *	sender 1 ----- switch ==[rate, buffer, ECN K]==> receiver
@@ -14,6 +15,20 @@
  * on each of the four link crossings; --rtt-mix-us gives odd flows another.
  * The receiver ACKs every segment (DelAckCount 1, as dcc's hosts should:
  * README) and echoes CE per packet (DCTCP-style ECE).
+ *
+ * With --spines P, a leaf-spine instead (every port a switch port of
+ * --buffer-kb, marking ECT packets above K and tail-dropping only when full):
+ *
+ *	senders -- leaf A ==(P spines, per-packet random ECMP)== leaf B -- receiver
+ *	                      spine j <-- elephant j            leaf B --> its sink
+ *
+ * an eighth of the base RTT on each of the eight crossings; the first
+ * --congested spines each carry an elephant (--elephant-cc, else --cc) from
+ * a host on that spine to a host on leaf B, which loads the spine's port to
+ * leaf B: the congested paths, a fraction q = congested / P of the sprayed
+ * packets.  --reorder sets the senders' duplicate-ACK threshold (their
+ * reordering tolerance).  The queue reported is the first congested port
+ * (else the port to the receiver); drops and marks are every port's.
  *
  * Flows: --flows long flows from t = 0 (spread over one base RTT, or all
  * at once with --together), --late more from --late-start-ms to
@@ -64,12 +79,14 @@ const uint32_t kWire = 1500 + 2; /* + the point-to-point header */
 class DccSender : public Application
 {
   public:
-    void Setup(Address peer, Ptr<TcpCongestionOps> cc, bool ecn, uint32_t sndbuf)
+    /* @retx: duplicate ACKs before fast retransmit (the reordering tolerance) */
+    void Setup(Address peer, Ptr<TcpCongestionOps> cc, bool ecn, uint32_t sndbuf, uint32_t retx)
     {
         m_peer = peer;
         m_cc = cc;
         m_ecn = ecn;
         m_sndbuf = sndbuf;
+        m_retx = retx;
     }
 
     Ptr<TcpCongestionOps> Cc() const
@@ -83,9 +100,16 @@ class DccSender : public Application
         m_sock = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
         Ptr<TcpSocketBase> tcp = DynamicCast<TcpSocketBase>(m_sock);
         tcp->SetAttribute("SndBufSize", UintegerValue(m_sndbuf));
+        tcp->SetRetxThresh(m_retx); /* also the SACK loss test's DupAckThresh */
         if (m_ecn)
             tcp->SetAttribute("UseEcn", EnumValue(TcpSocketState::On));
         tcp->SetCongestionControlAlgorithm(m_cc);
+        Ptr<DccCongestionOps> dcc = DynamicCast<DccCongestionOps>(m_cc);
+        if (dcc)
+        {
+            tcp->TraceConnectWithoutContext("Tx", MakeCallback(&DccCongestionOps::OnTx, dcc));
+            tcp->TraceConnectWithoutContext("Rx", MakeCallback(&DccCongestionOps::OnRx, dcc));
+        }
         m_sock->Bind();
         m_sock->SetConnectCallback(MakeCallback(&DccSender::Connected, this),
                                    MakeNullCallback<void, Ptr<Socket>>());
@@ -128,7 +152,79 @@ class DccSender : public Application
     bool m_ecn{false};
     bool m_running{false};
     uint32_t m_sndbuf{0};
+    uint32_t m_retx{3};
 };
+
+/* ---- a fabric switch port ------------------------------------------------ */
+
+/*
+ * A FIFO that CE-marks each ECT packet arriving to a backlog of K packets
+ * or more (DCTCP's step, on the instantaneous queue) and tail-drops only
+ * when full: a switch that marks ECT traffic and lets non-ECT traffic queue
+ * (RED, the dumbbell's port, drops non-ECT packets above K instead, so a
+ * loss-based elephant could never hold a deep queue on a marking port).
+ */
+class StepEcnQueueDisc : public QueueDisc
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::DccStepEcnQueueDisc")
+                .SetParent<QueueDisc>()
+                .AddConstructor<StepEcnQueueDisc>()
+                .AddAttribute("MaxSize", "the buffer",
+                              QueueSizeValue(QueueSize("1000p")),
+                              MakeQueueSizeAccessor(&QueueDisc::SetMaxSize, &QueueDisc::GetMaxSize),
+                              MakeQueueSizeChecker())
+                .AddAttribute("K", "mark ECT packets arriving to this backlog, packets (0 = never)",
+                              UintegerValue(0),
+                              MakeUintegerAccessor(&StepEcnQueueDisc::m_k),
+                              MakeUintegerChecker<uint32_t>());
+        return tid;
+    }
+
+    StepEcnQueueDisc()
+        : QueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE)
+    {
+    }
+
+  private:
+    bool DoEnqueue(Ptr<QueueDiscItem> item) override
+    {
+        if (GetCurrentSize() + item > GetMaxSize())
+        {
+            DropBeforeEnqueue(item, "full");
+            return false;
+        }
+        if (m_k && GetInternalQueue(0)->GetNPackets() >= m_k)
+            Mark(item, "above K"); /* false (nothing) for a non-ECT packet */
+        return GetInternalQueue(0)->Enqueue(item);
+    }
+
+    Ptr<QueueDiscItem> DoDequeue() override
+    {
+        return GetInternalQueue(0)->Dequeue();
+    }
+
+    bool CheckConfig() override
+    {
+        if (GetNQueueDiscClasses() || GetNPacketFilters())
+            return false;
+        if (!GetNInternalQueues())
+            AddInternalQueue(CreateObjectWithAttributes<DropTailQueue<QueueDiscItem>>(
+                "MaxSize", QueueSizeValue(GetMaxSize())));
+        return GetNInternalQueues() == 1;
+    }
+
+    void InitializeParams() override
+    {
+    }
+
+    uint32_t m_k{0};
+};
+
+NS_OBJECT_ENSURE_REGISTERED(StepEcnQueueDisc);
 
 /* ---- what is measured ---------------------------------------------------- */
 
@@ -414,6 +510,8 @@ main(int argc, char** argv)
     uint32_t flows = 2, late = 0;
     bool together = false;
     double rtoMinUs = 1000;
+    uint32_t spines = 0, congested = 0, reorder = 3;
+    std::string elephantCc;
 
     /*
      * picoseconds: at ns-3's default 1 ns a 1502-byte frame takes 120 ns at
@@ -440,6 +538,14 @@ main(int argc, char** argv)
     AddOpt(cmd, opts, "duration-ms", "simulated time, ms", durationMs);
     AddOpt(cmd, opts, "warmup-ms", "start of the measured window, ms (-1 = half the run)", warmupMs);
     AddOpt(cmd, opts, "rto-min-us", "TCP's minimum RTO, us", rtoMinUs);
+    AddOpt(cmd, opts, "spines", "a leaf-spine fabric of this many spines, packets sprayed over "
+               "them at random (0 = the dumbbell)", spines);
+    AddOpt(cmd, opts, "congested", "spines carrying an elephant "
+               "to leaf B: the congested paths, q = congested / spines", congested);
+    AddOpt(cmd, opts, "elephant-cc", "the elephants' congestion control (default: --cc's, at "
+               "its defaults unless it is --cc)", elephantCc);
+    AddOpt(cmd, opts, "reorder", "duplicate ACKs before fast retransmit (the senders' reordering "
+               "tolerance; ns-3's ReTxThreshold)", reorder);
     AddOpt(cmd, opts, "series", "write per-bin goodput and queue to this CSV file", series);
     std::vector<std::string> args = NormalizeArgs(opts, argc, argv);
     cmd.Parse(args);
@@ -462,6 +568,10 @@ main(int argc, char** argv)
         Usage("--warmup-ms must be below --duration-ms");
     if (bufferKb < 0 || rtoMinUs < 1)
         Usage("--buffer-kb must be >= 0 and --rto-min-us >= 1");
+    if (spines > 256 || congested > spines)
+        Usage("--spines must be <= 256 and --congested <= --spines");
+    if (reorder < 1 || reorder > 100000)
+        Usage("--reorder must be in [1, 100000]");
     if (!(ecnKb == -1 || ecnKb >= 0))
         Usage("--ecn-kb must be -1 (auto), 0 (off) or a backlog in kB");
     std::ofstream os; /* --series: refused before the run, not after it */
@@ -475,21 +585,27 @@ main(int argc, char** argv)
                   (lateStopMs == 0 || lateStopMs > lateStartMs)))
         Usage("--late-start-ms must be in [0, duration) and --late-stop-ms after it");
 
-    /* the congestion control: a dcc glue, or one of ns-3's */
-    const struct dcc_sim_alg* alg = dcc_sim_alg_find(cc.c_str());
-    std::string baseline;
+    /* a congestion control: a dcc glue, or one of ns-3's (its TypeId) */
+    auto resolve = [](const std::string& name, const char* opt, std::string* baseline) {
+        const struct dcc_sim_alg* a = dcc_sim_alg_find(name.c_str());
+        static const char* const ns3cc[][2] = {{"cubic", "ns3::TcpCubic"},
+                                               {"newreno", "ns3::TcpNewReno"},
+                                               {"dctcp", "ns3::TcpDctcp"},
+                                               {"bbr", "ns3::TcpBbr"}};
+        baseline->clear();
+        for (const auto& b : ns3cc)
+            if (!a && name == b[0])
+                *baseline = b[1];
+        if (!a && baseline->empty())
+            Usage(std::string("unknown ") + opt + " '" + name + "'");
+        return a;
+    };
+    std::string baseline, ebaseline;
+    const struct dcc_sim_alg* alg = resolve(cc, "--cc", &baseline);
+    const struct dcc_sim_alg* ealg =
+        resolve(elephantCc.empty() ? cc : elephantCc, "--elephant-cc", &ebaseline);
     if (!alg)
     {
-        if (cc == "cubic")
-            baseline = "ns3::TcpCubic";
-        else if (cc == "newreno")
-            baseline = "ns3::TcpNewReno";
-        else if (cc == "dctcp")
-            baseline = "ns3::TcpDctcp";
-        else if (cc == "bbr")
-            baseline = "ns3::TcpBbr";
-        else
-            Usage("unknown --cc '" + cc + "'");
         if (!params.empty())
             Usage("--param is for dcc modules");
     }
@@ -505,6 +621,7 @@ main(int argc, char** argv)
                 Usage(err);
     }
     bool ecn = baseline == "ns3::TcpDctcp" || (alg && alg->needs_ecn);
+    bool eEcn = ebaseline == "ns3::TcpDctcp" || (ealg && ealg->needs_ecn);
     double bdpBytes = rateGbit * 1e9 / 8 * rttUs * 1e-6;
     if (ecnKb < 0)
         ecnKb = ecn ? std::max(bdpBytes / 7, 10.0 * kWire) / 1000 : 0;
@@ -525,25 +642,33 @@ main(int argc, char** argv)
                        DataRateValue(DataRate((uint64_t)(nicGbit * 1e9))));
 
     uint32_t n = flows + late;
-    NodeContainer senders, sw, rcv;
+    bool fabric = spines > 0;
+    /* per-packet spraying: every packet takes one of the equal-cost next hops at random */
+    if (fabric)
+        Config::SetDefault("ns3::Ipv4GlobalRouting::RandomEcmpRouting", BooleanValue(true));
+    NodeContainer senders, sw, rcv, spine, eleph, esink;
     senders.Create(n);
-    sw.Create(1);
+    sw.Create(fabric ? 2 : 1); /* the senders' switch (leaf A); the receiver's leaf B */
     rcv.Create(1);
+    spine.Create(spines);
+    eleph.Create(congested);
+    esink.Create(congested);
     InternetStackHelper stack;
     stack.InstallAll();
-    /* the receiver echoes CE per packet (ns-3's DCTCP receiver) */
-    rcv.Get(0)->GetObject<TcpL4Protocol>()->SetAttribute("SocketType",
-                                                         TypeIdValue(TcpDctcp::GetTypeId()));
+    /* the receivers echo CE per packet (ns-3's DCTCP receiver) */
+    NodeContainer receivers(rcv, esink);
+    for (uint32_t i = 0; i < receivers.GetN(); i++)
+        receivers.Get(i)->GetObject<TcpL4Protocol>()->SetAttribute(
+            "SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
 
-    PointToPointHelper bott;
-    bott.SetDeviceAttribute("DataRate", DataRateValue(DataRate((uint64_t)(rateGbit * 1e9))));
-    bott.SetChannelAttribute("Delay", TimeValue(NanoSeconds((uint64_t)(rttUs * 250))));
-    bott.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
-    NetDeviceContainer bdev = bott.Install(sw.Get(0), rcv.Get(0));
-
-    /* the bottleneck queue: FIFO, CE-marking above K when ECN is on */
+    /* a switch port: FIFO, CE-marking above K when ECN is on */
     TrafficControlHelper tch;
-    if (ecnKb > 0)
+    uint32_t kPkts = ecnKb > 0 ? (uint32_t)std::max(1.0, ecnKb * 1000 / kWire) : 0;
+    if (fabric)
+        tch.SetRootQueueDisc("ns3::DccStepEcnQueueDisc",
+                             "K", UintegerValue(kPkts),
+                             "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, bufPkts)));
+    else if (ecnKb > 0)
     {
         double k = std::max(1.0, ecnKb * 1000 / kWire);
         tch.SetRootQueueDisc("ns3::RedQueueDisc",
@@ -565,14 +690,67 @@ main(int argc, char** argv)
     big.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("100000p"));
 
     Ipv4AddressHelper addr;
-    addr.SetBase("10.255.0.0", "255.255.255.0");
-    /* before Assign(), which would install ns-3's default queue discs */
-    QueueDiscContainer qd = tch.Install(bdev.Get(0));
-    big.Install(bdev.Get(1));
-    Ipv4InterfaceContainer rif = addr.Assign(bdev);
-    Ipv4Address dst = rif.GetAddress(1);
+    QueueDiscContainer ports; /* the switch ports whose drops and marks are counted */
+    /*
+     * One point-to-point link from @a to @b in subnet @net/24: a switch
+     * port's queue (tch) on an end that is a port (@aPort, @bPort), a large
+     * FIFO on a host's; @aq receives @a's queue disc.
+     */
+    auto link = [&](Ptr<Node> a, bool aPort, Ptr<Node> b, bool bPort, double gbit, double delayNs,
+                    const std::string& net, Ptr<QueueDisc>* aq) {
+        PointToPointHelper p;
+        p.SetDeviceAttribute("DataRate", DataRateValue(DataRate((uint64_t)(gbit * 1e9))));
+        p.SetChannelAttribute("Delay", TimeValue(NanoSeconds((uint64_t)delayNs)));
+        p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
+        NetDeviceContainer d = p.Install(a, b);
+        /* before Assign(), which would install ns-3's default queue discs */
+        QueueDiscContainer qa = (aPort ? tch : big).Install(d.Get(0));
+        QueueDiscContainer qb = (bPort ? tch : big).Install(d.Get(1));
+        if (aPort)
+            ports.Add(qa);
+        if (bPort)
+            ports.Add(qb);
+        if (aq)
+            *aq = qa.Get(0);
+        addr.SetBase(net.c_str(), "255.255.255.0");
+        return addr.Assign(d);
+    };
+    auto subnet = [](int a, uint32_t k) {
+        std::ostringstream o;
+        o << a << "." << (k >> 8) << "." << (k & 255) << ".0";
+        return o.str();
+    };
 
-    std::vector<struct dcc_sim_host> hosts(n);
+    /*
+     * The dumbbell: one switch, the bottleneck its port to the receiver, a
+     * quarter of the base RTT on each crossing.  The fabric: leaf A, @spines
+     * spines, leaf B, an eighth of the base RTT on each crossing; every port
+     * a switch port (the same buffer and marking); elephants enter at their
+     * spine and leave at leaf B, so they load that spine's port to leaf B.
+     */
+    Ptr<QueueDisc> deliver, watch; /* the port to the receiver; the queue reported */
+    double hopNs = rttUs * (fabric ? 125 : 250);
+    Ipv4Address dst = link(sw.Get(fabric ? 1 : 0), true, rcv.Get(0), false, rateGbit, hopNs,
+                           "10.255.0.0", &deliver)
+                          .GetAddress(1);
+    watch = deliver;
+    std::vector<Ipv4Address> edst(congested);
+    for (uint32_t j = 0; j < spines; j++)
+    {
+        Ptr<QueueDisc> down;
+        link(sw.Get(0), true, spine.Get(j), true, rateGbit, hopNs, subnet(11, j), nullptr);
+        link(spine.Get(j), true, sw.Get(1), true, rateGbit, hopNs, subnet(12, j), &down);
+        if (j == 0 && congested)
+            watch = down;
+    }
+    for (uint32_t j = 0; j < congested; j++)
+    {
+        link(eleph.Get(j), false, spine.Get(j), true, rateGbit, hopNs, subnet(13, j), nullptr);
+        edst[j] = link(sw.Get(1), true, esink.Get(j), false, rateGbit, hopNs, subnet(14, j), nullptr)
+                      .GetAddress(1);
+    }
+
+    std::vector<struct dcc_sim_host> hosts(n + congested);
     std::vector<Ptr<DccSender>> apps;
     double binS = rttUs * 1e-6;
     g.bin_ns = std::max<uint64_t>(1, (uint64_t)std::llround(rttUs * 1e3));
@@ -584,47 +762,44 @@ main(int argc, char** argv)
     g.flow_bin_bytes.assign(n, std::vector<uint64_t>(nbins, 0));
     g.q_bin_area.assign(nbins, 0);
     g.link_bin_bytes.assign(nbins, 0);
+    uint32_t sndbuf = (uint32_t)std::min(64e6, std::max(4 * bdpBytes, 256e3));
+
+    /* host @h's congestion control: a dcc glue with its own host tables, or ns-3's */
+    auto ccFor = [&](uint32_t h, bool measured, const struct dcc_sim_alg* a, const std::string& b) {
+        Ptr<TcpCongestionOps> ops;
+        hosts[h].dev_mbps = (uint32_t)(nicGbit * 1000);
+        if (a)
+        {
+            Ptr<DccCongestionOps> d = CreateObject<DccCongestionOps>();
+            d->Configure(a, &hosts[h], DataRate((uint64_t)(nicGbit * 1e9)));
+            if (measured)
+                d->SetRttSink(&OnRtt);
+            ops = d;
+        }
+        else
+        {
+            ObjectFactory f;
+            f.SetTypeId(b);
+            ops = f.Create<TcpCongestionOps>();
+        }
+        return ops;
+    };
 
     for (uint32_t i = 0; i < n; i++)
     {
         double rtt = (rttMixUs > 0 && i % 2) ? rttMixUs : rttUs;
-        /* the bottleneck link's quarter is shared; this access link takes the rest */
-        double accessNs = std::max(0.0, rtt * 500 - rttUs * 250);
-        PointToPointHelper acc;
-        acc.SetDeviceAttribute("DataRate", DataRateValue(DataRate((uint64_t)(nicGbit * 1e9))));
-        acc.SetChannelAttribute("Delay", TimeValue(NanoSeconds((uint64_t)accessNs)));
-        acc.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1p"));
-        NetDeviceContainer d = acc.Install(senders.Get(i), sw.Get(0));
-        big.Install(d);
-        std::ostringstream base;
-        base << "10." << (i >> 8) << "." << (i & 255) << ".0";
-        addr.SetBase(base.str().c_str(), "255.255.255.0");
-        addr.Assign(d);
+        /* the shared crossings take their part of the base RTT; this access link the rest */
+        double accessNs = std::max(0.0, rtt * 500 - (fabric ? 3 : 1) * hopNs);
+        link(senders.Get(i), false, sw.Get(0), false, nicGbit, accessNs, subnet(10, i), nullptr);
 
-        hosts[i].dev_mbps = (uint32_t)(nicGbit * 1000);
         uint16_t port = 5000 + i;
         PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
         ApplicationContainer sa = sink.Install(rcv.Get(0));
         sa.Start(Seconds(0));
         sa.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, (size_t)i));
 
-        Ptr<TcpCongestionOps> ops;
-        if (alg)
-        {
-            Ptr<DccCongestionOps> d = CreateObject<DccCongestionOps>();
-            d->Configure(alg, &hosts[i], DataRate((uint64_t)(nicGbit * 1e9)));
-            d->SetRttSink(&OnRtt);
-            ops = d;
-        }
-        else
-        {
-            ObjectFactory f;
-            f.SetTypeId(baseline);
-            ops = f.Create<TcpCongestionOps>();
-        }
         Ptr<DccSender> app = CreateObject<DccSender>();
-        uint32_t sndbuf = (uint32_t)std::min(64e6, std::max(4 * bdpBytes, 256e3));
-        app->Setup(InetSocketAddress(dst, port), ops, ecn, sndbuf);
+        app->Setup(InetSocketAddress(dst, port), ccFor(i, true, alg, baseline), ecn, sndbuf, reorder);
         senders.Get(i)->AddApplication(app);
         if (i < flows)
         {
@@ -639,13 +814,25 @@ main(int argc, char** argv)
         }
         apps.push_back(app);
     }
+    /* the elephants: one bulk flow each (--elephant-cc, else --cc), from t = 0 */
+    for (uint32_t j = 0; j < congested; j++)
+    {
+        PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), 6000));
+        sink.Install(esink.Get(j)).Start(Seconds(0));
+        Ptr<DccSender> app = CreateObject<DccSender>();
+        app->Setup(InetSocketAddress(edst[j], 6000), ccFor(n + j, false, ealg, ebaseline), eEcn, sndbuf, 3);
+        eleph.Get(j)->AddApplication(app);
+        app->SetStartTime(Seconds(0));
+    }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
-    Ptr<QueueDisc> q = qd.Get(0);
-    q->TraceConnectWithoutContext("BytesInQueue", MakeCallback(&OnQueueBytes));
-    q->TraceConnectWithoutContext("Drop", MakeCallback(&OnDrop));
-    q->TraceConnectWithoutContext("Dequeue", MakeCallback(&OnDequeue));
-    q->TraceConnectWithoutContext("Mark", MakeCallback(&OnMark));
+    watch->TraceConnectWithoutContext("BytesInQueue", MakeCallback(&OnQueueBytes));
+    deliver->TraceConnectWithoutContext("Dequeue", MakeCallback(&OnDequeue));
+    for (uint32_t i = 0; i < ports.GetN(); i++)
+    {
+        ports.Get(i)->TraceConnectWithoutContext("Drop", MakeCallback(&OnDrop));
+        ports.Get(i)->TraceConnectWithoutContext("Mark", MakeCallback(&OnMark));
+    }
     Simulator::Schedule(Seconds(0), &QueueSample);
 
     Simulator::Stop(Seconds(g.t1_s));
@@ -678,7 +865,9 @@ main(int argc, char** argv)
     /* recovery times, in base RTTs (bins), after the late flows start and stop */
     auto util = [&](size_t b) { return g.link_bin_bytes[b] / binS / ceil; };
     auto qdelay = [&](size_t b) { return g.q_bin_area[b] / binS / rate; }; /* s */
-    long tFair = -1, tRegain = -1, tDrain = -1;
+    /* OSCAR's "target state" (its footnote 1): near-full utilisation and a shallow queue */
+    auto target = [&](size_t b) { return util(b) >= 0.95 && qdelay(b) < rttUs * 1e-6; };
+    long tFair = -1, tRegain = -1, tDrain = -1, tJoinTarget = -1, tLeaveTarget = -1;
     if (late)
     {
         size_t js = BinOf(lateStartMs * 1e-3) + 1;
@@ -697,6 +886,8 @@ main(int argc, char** argv)
             return Jain(x) >= 0.9;
         });
         tFair = f < 0 ? -1 : f - (long)js + 1;
+        long jt = SustainedFrom(js, je, 5, target);
+        tJoinTarget = jt < 0 ? -1 : jt - (long)js + 1;
         if (lateStopMs > 0)
         {
             size_t ls = BinOf(lateStopMs * 1e-3) + 1;
@@ -704,6 +895,8 @@ main(int argc, char** argv)
             long d = SustainedFrom(ls, nbins - 1, 5, [&](size_t b) { return qdelay(b) < rttUs * 1e-6; });
             tRegain = r < 0 ? -1 : r - (long)ls + 1;
             tDrain = d < 0 ? -1 : d - (long)ls + 1;
+            long lt = SustainedFrom(ls, nbins - 1, 5, target);
+            tLeaveTarget = lt < 0 ? -1 : lt - (long)ls + 1;
         }
     }
 
@@ -712,12 +905,13 @@ main(int argc, char** argv)
                 "util=%.4f\tjain=%.4f\tmin_share=%.3f\tq_mean_kb=%.2f\tq_p99_kb=%.2f\t"
                 "q_max_kb=%.2f\tq_mean_rtt=%.3f\tdrops=%llu\tmarks=%llu\t"
                 "rtt_p50_us=%.2f\trtt_p99_us=%.2f\tt_fair_rtt=%ld\tt_regain_rtt=%ld\t"
-                "t_drain_rtt=%ld\n",
+                "t_drain_rtt=%ld\tt_join_target_rtt=%ld\tt_leave_target_rtt=%ld\n",
                 cc.c_str(), rateGbit, rttUs, flows, late, bufferKb, ecnKb,
                 total / ceil, Jain(rates), minShare, qMean / 1000, Pct(qs, 99) / 1000,
                 g.q_max / 1000.0, qMean / rate / (rttUs * 1e-6),
                 (unsigned long long)g.drops, (unsigned long long)g.marks,
-                Pct(g.rtt_ns, 50) / 1000, Pct(g.rtt_ns, 99) / 1000, tFair, tRegain, tDrain);
+                Pct(g.rtt_ns, 50) / 1000, Pct(g.rtt_ns, 99) / 1000, tFair, tRegain, tDrain,
+                tJoinTarget, tLeaveTarget);
 
     if (!series.empty())
     {
