@@ -8,7 +8,8 @@
  *	sender N --/
  *
  * Every sender is its own host (its own NIC at --nic-gbit, its own dcc
- * host tables) with one bulk TCP flow to the receiver; the bottleneck is
+ * host tables, or with --one-host one table for all, as flows from one
+ * machine share) with one bulk TCP flow to the receiver; the bottleneck is
  * the switch's port towards the receiver: a FIFO of --buffer-kb (drop-tail;
  * 0 = 64 MB, lossless in effect), CE-marking above --ecn-kb (DCTCP's step
  * marking, RED with QW = 1) when ECN is on.  Base RTT --rtt-us: a quarter
@@ -512,6 +513,7 @@ main(int argc, char** argv)
     double rtoMinUs = 1000;
     uint32_t spines = 0, congested = 0, reorder = 3;
     std::string elephantCc;
+    bool oneHost = false;
 
     /*
      * picoseconds: at ns-3's default 1 ns a 1502-byte frame takes 120 ns at
@@ -544,6 +546,8 @@ main(int argc, char** argv)
                "to leaf B: the congested paths, q = congested / spines", congested);
     AddOpt(cmd, opts, "elephant-cc", "the elephants' congestion control (default: --cc's, at "
                "its defaults unless it is --cc)", elephantCc);
+    AddOpt(cmd, opts, "one-host", "the senders share one host's dcc tables (base RTT, line rate, "
+               "flow count), as flows from one machine do", oneHost);
     AddOpt(cmd, opts, "reorder", "duplicate ACKs before fast retransmit (the senders' reordering "
                "tolerance; ns-3's ReTxThreshold)", reorder);
     AddOpt(cmd, opts, "series", "write per-bin goodput and queue to this CSV file", series);
@@ -799,7 +803,8 @@ main(int argc, char** argv)
         sa.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, (size_t)i));
 
         Ptr<DccSender> app = CreateObject<DccSender>();
-        app->Setup(InetSocketAddress(dst, port), ccFor(i, true, alg, baseline), ecn, sndbuf, reorder);
+        app->Setup(InetSocketAddress(dst, port), ccFor(oneHost ? 0 : i, true, alg, baseline), ecn,
+                   sndbuf, reorder);
         senders.Get(i)->AddApplication(app);
         if (i < flows)
         {
