@@ -15,7 +15,8 @@
  * marking, RED with QW = 1) when ECN is on.  Base RTT --rtt-us: a quarter
  * on each of the four link crossings; --rtt-mix-us gives odd flows another.
  * The receiver ACKs every segment (DelAckCount 1, as dcc's hosts should:
- * README) and echoes CE per packet (DCTCP-style ECE).
+ * README) and echoes CE per packet (DCTCP-style ECE; --classic-ece: ECE
+ * until CWR).
  *
  * With --spines P, a leaf-spine instead (every port a switch port of
  * --buffer-kb, marking ECT packets above K and tail-dropping only when full):
@@ -513,7 +514,7 @@ main(int argc, char** argv)
     double rtoMinUs = 1000;
     uint32_t spines = 0, congested = 0, reorder = 3;
     std::string elephantCc;
-    bool oneHost = false;
+    bool oneHost = false, classicEce = false;
 
     /*
      * picoseconds: at ns-3's default 1 ns a 1502-byte frame takes 120 ns at
@@ -548,6 +549,8 @@ main(int argc, char** argv)
                "its defaults unless it is --cc)", elephantCc);
     AddOpt(cmd, opts, "one-host", "the senders share one host's dcc tables (base RTT, line rate, "
                "flow count), as flows from one machine do", oneHost);
+    AddOpt(cmd, opts, "classic-ece", "the receivers echo CE as a classic Linux receiver does "
+               "(ECE until CWR), not per packet", classicEce);
     AddOpt(cmd, opts, "reorder", "duplicate ACKs before fast retransmit (the senders' reordering "
                "tolerance; ns-3's ReTxThreshold)", reorder);
     AddOpt(cmd, opts, "series", "write per-bin goodput and queue to this CSV file", series);
@@ -659,9 +662,14 @@ main(int argc, char** argv)
     esink.Create(congested);
     InternetStackHelper stack;
     stack.InstallAll();
-    /* the receivers echo CE per packet (ns-3's DCTCP receiver) */
+    /*
+     * The receivers echo CE per packet (ns-3's DCTCP receiver), as a Linux
+     * receiver running dctcp, nscc or mnscc does; --classic-ece: ECE on every
+     * ACK from a CE until the sender's CWR, a Linux receiver running a classic
+     * CC such as cubic (ns-3's default socket).
+     */
     NodeContainer receivers(rcv, esink);
-    for (uint32_t i = 0; i < receivers.GetN(); i++)
+    for (uint32_t i = 0; i < receivers.GetN() && !classicEce; i++)
         receivers.Get(i)->GetObject<TcpL4Protocol>()->SetAttribute(
             "SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
 
