@@ -115,6 +115,14 @@
 #   --congested-ce     the congested paths CE-mark the ECT(0) packets they
 #                      carry (a congested queue past its marking threshold,
 #                      as [M] assumes), not only delay them [NET_CONGESTED_CE=0]
+#   --ack-hops H[,H..] sender i's path crosses H more routers (the list
+#                      as --rtt-ms'): the receiver decrements the IP TTL
+#                      of what it sends to sender i by H (clsact egress
+#                      on its eth0, u32 on the destination /24, pedit
+#                      "ex munge ip ttl add 256-H", csum ip), so sender
+#                      i's ACKs arrive with TTL 63 - H (the router takes
+#                      one), as from a path of 1 + H hops; 0 = none
+#                                                                [NET_ACK_HOPS]
 #   --dir DIR          where runs go     [NET_DIR=$DCC_OUT/net/<test>-<prefix>]
 #   Calls net_cleanup first if a topology exists, and registers net_cleanup at
 #   exit (dcc_on_exit).  Sets NET_NS_S (array), NET_NS_R, NET_NS_D, NET_DST_IP,
@@ -325,7 +333,7 @@ net_setup() {
 	local period=${NET_PERIOD_MS:-100} dir=${NET_DIR:-}
 	local paths=${NET_PATHS:-1} ncong=${NET_CONGESTED:-0} cong_ms=${NET_CONGESTED_MS:-}
 	local strip=${NET_STRIP_ECN_SYN:-0} reord=${NET_REORDER_TOL:-0}
-	local cq=${NET_CONGESTED_Q:-} cce=${NET_CONGESTED_CE:-0}
+	local cq=${NET_CONGESTED_Q:-} cce=${NET_CONGESTED_CE:-0} ahops=${NET_ACK_HOPS:-}
 	while (($#)); do
 		case $1 in
 		--senders) senders=$2; shift ;;
@@ -348,6 +356,7 @@ net_setup() {
 		--congested-ms) cong_ms=$2; shift ;;
 		--congested-q) cq=$2; shift ;;
 		--congested-ce) cce=1 ;;
+		--ack-hops) ahops=$2; shift ;;
 		*) _net_die "net_setup: unknown option $1"; return 1 ;;
 		esac
 		shift
@@ -366,6 +375,8 @@ net_setup() {
 		((ncong >= 1 && ncong < paths)) || { _net_die "--congested-q needs 1 <= --congested < --paths"; return 1; }
 	fi
 	[[ $cce == [01] ]] || { _net_die "NET_CONGESTED_CE must be 0 or 1"; return 1; }
+	[[ -z $ahops || $ahops =~ ^([0-9]|[1-5][0-9]|6[0-2])(,([0-9]|[1-5][0-9]|6[0-2]))*$ ]] ||
+		{ _net_die "--ack-hops must be a list of 0..62 ('$ahops')"; return 1; }
 	[[ -n $NET_PFX ]] && net_cleanup
 	# a fresh topology is a fresh fabric: no min RTT, line rate or RTT_ref
 	# that an earlier test's paths left in dcc_lib (an entry lives
@@ -399,7 +410,7 @@ net_setup() {
 	[[ -n $cong_ms ]] || cong_ms=${L[4]}
 	NET_PATHS=$paths NET_CONGESTED=$ncong NET_CONGESTED_MS=$cong_ms
 	NET_CONGESTED_Q=$cq NET_CONGESTED_CE=$cce
-	NET_STRIP_ECN_SYN=$strip NET_REORDER_TOL=$reord
+	NET_STRIP_ECN_SYN=$strip NET_REORDER_TOL=$reord NET_ACK_HOPS=$ahops
 
 	NET_PFX="dcc$$$((RANDOM % 1000))-"
 	NET_NS_R=${NET_PFX}r
@@ -422,6 +433,7 @@ net_setup() {
 	((paths > 1)) && modprobe -a -q sch_prio cls_basic em_meta 2>/dev/null
 	((paths > 1 && cce)) && modprobe -a -q em_u32 act_pedit act_csum 2>/dev/null
 	((strip)) && modprobe -a -q act_pedit act_csum cls_u32 2>/dev/null
+	[[ -n $ahops ]] && modprobe -a -q sch_ingress act_pedit act_csum cls_u32 2>/dev/null
 	if ((need_ifb)) && [[ ! -d /sys/module/ifb ]]; then
 		modprobe -q ifb numifbs=0 2>/dev/null
 	fi
@@ -532,6 +544,19 @@ net_setup() {
 	printf '%s\n' "${tcb[@]}" | tc -n "$NET_NS_R" -b - ||
 		{ _net_die "tc setup failed"; printf '#   %s\n' "${tcb[@]}" >&2; return 1; }
 
+	# --ack-hops: the receiver's egress ages what it sends to each sender
+	if [[ -n $ahops ]]; then
+		local hl h
+		IFS=, read -r -a hl <<<"$ahops"
+		tcb=("qdisc add dev eth0 clsact")
+		for ((i = 0; i < senders; i++)); do
+			h=${hl[i < ${#hl[@]} ? i : ${#hl[@]} - 1]}
+			((h)) && tcb+=("filter add dev eth0 egress protocol ip prio 1 u32 match ip dst 10.1.$i.0/24 action pedit ex munge ip ttl add $((256 - h)) pipe action csum ip")
+		done
+		printf '%s\n' "${tcb[@]}" | tc -n "$NET_NS_D" -b - ||
+			{ _net_die "--ack-hops: tc setup failed"; printf '#   %s\n' "${tcb[@]}" >&2; return 1; }
+	fi
+
 	# reachability (ping is in the guest; not on every host)
 	if command -v ping >/dev/null; then
 		for ((i = 0; i < senders; i += (senders > 4 ? senders - 1 : 1))); do
@@ -541,7 +566,7 @@ net_setup() {
 	fi
 	local spray=
 	((paths > 1)) && spray="; spraying over $paths paths, $ncong congested (+$cong_ms ms${cq:+, q = $cq}$( ((cce)) && echo ", CE-marking"))"
-	log_info "net: $senders sender(s) -> router -> receiver; bottleneck $shaper $rate Mbit/s (burst $burst B), queue: $leaf; rtt $rtt ms (fwd ${NET_FWD_LIST[*]} ms)$spray; ecn=$ecn$( ((strip)) && echo " (router strips ECE/CWR from SYNs: ECN never negotiated)"); offloads=$([[ $offl == 1 ]] && echo on || echo off); dir $NET_DIR"
+	log_info "net: $senders sender(s) -> router -> receiver; bottleneck $shaper $rate Mbit/s (burst $burst B), queue: $leaf; rtt $rtt ms (fwd ${NET_FWD_LIST[*]} ms)$spray${ahops:+; +$ahops hops on the ACK paths}; ecn=$ecn$( ((strip)) && echo " (router strips ECE/CWR from SYNs: ECN never negotiated)"); offloads=$([[ $offl == 1 ]] && echo on || echo off); dir $NET_DIR"
 	return 0
 }
 
@@ -708,6 +733,7 @@ net_new_run() {
 		echo "ecn=$NET_ECN"
 		echo "ecn_k_bytes=$NET_ECN_K_BYTES"
 		echo "strip_ecn_syn=$NET_STRIP_ECN_SYN"
+		echo "ack_hops=$NET_ACK_HOPS"
 		echo "reorder_tol=$NET_REORDER_TOL"
 		echo "shaper=$NET_SHAPER"
 		echo "burst_bytes=$NET_BURST_BYTES"

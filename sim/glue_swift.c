@@ -39,6 +39,7 @@ static u32 base_target_us;
 static u32 target_mode;
 static u32 hops;
 static u32 hop_us;
+static u32 hop_ttl;
 static u32 fs_range_us;
 static u32 fs_min_cwnd_mpkt;
 static u32 fs_max_cwnd;
@@ -59,6 +60,7 @@ static struct dcc_sim_param swift_sim_params[] = {
 	{ "target_mode", &target_mode, 0, 0, 1 },
 	{ "hops", &hops, 0, 0, 255 },
 	{ "hop_us", &hop_us, 1, 0, 100000 },
+	{ "hop_ttl", &hop_ttl, 1, 0, 1 },
 	{ "fs_range_us", &fs_range_us, 100, 0, 1000000 },
 	{ "fs_min_cwnd_mpkt", &fs_min_cwnd_mpkt, 100, 1, 65535 },
 	{ "fs_max_cwnd", &fs_max_cwnd, 256, 1, 1000000000 },
@@ -98,6 +100,7 @@ static void swift_sim_snap(struct swift_sim *ca)
 		.target_mode = target_mode,
 		.hops = hops,
 		.hop_us = hop_us,
+		.hop_ttl = hop_ttl,
 		.fs_range_us = fs_range_us,
 		.fs_min_cwnd_mpkt = fs_min_cwnd_mpkt,
 		.fs_max_cwnd = fs_max_cwnd,
@@ -137,6 +140,21 @@ static u64 swift_sim_base_rtt_ns(const struct dcc_sim_sock *sk,
 	return 0;
 }
 
+/*
+ * swift_flow_base_ns(): the relative base, plus with hop_ttl the hop term;
+ * the simulator carries no TTL, so the count is the parameter hops, as
+ * for a kernel socket without an RX record
+ */
+static u64 swift_sim_flow_base_ns(const struct dcc_sim_sock *sk,
+				  const struct swift_sim *ca)
+{
+	u64 b = ca->cfg.relative ? swift_sim_base_rtt_ns(sk, ca) : 0;
+
+	if (ca->cfg.hop_ttl)
+		b += (u64)ca->cfg.hops * ca->cfg.hop_ns;
+	return b;
+}
+
 /* dcc_share_due(): delivered crossed a multiple of DCC_SHARE_PKTS (128) */
 static bool swift_sim_share_due(const struct dcc_sim_sock *sk, u32 acked)
 {
@@ -161,8 +179,8 @@ static void swift_sim_in_get(const struct dcc_sim_sock *sk,
 	*in = (struct swift_in){
 		.now_ns = sk->now_ns,
 		.srtt_ns = swift_sim_srtt_ns(sk),
-		/* 0 before any RTT sample; read only in relative mode */
-		.min_rtt_ns = ca->cfg.relative ? swift_sim_base_rtt_ns(sk, ca) : 0,
+		/* relative mode: 0 before any RTT sample */
+		.base_ns = swift_sim_flow_base_ns(sk, ca),
 		.cwnd_clamp = SWIFT_SIM_CWND_CLAMP,
 		.in_loss = sk->ca_state == DCC_SIM_CA_LOSS,
 	};
@@ -261,7 +279,7 @@ static void swift_sim_ack(struct dcc_sim_sock *sk, struct swift_sim *ca,
 	bool in_loss = s->losses && sk->ca_state == DCC_SIM_CA_LOSS;
 	const struct swift_in in = {
 		.srtt_ns = srtt_ns,
-		.min_rtt_ns = c->relative ? swift_sim_base_rtt_ns(sk, ca) : 0,
+		.base_ns = swift_sim_flow_base_ns(sk, ca),
 		.cwnd_clamp = SWIFT_SIM_CWND_CLAMP,
 		.cwnd_limited = swift_sim_cwnd_limited(sk, ca, s->acked, srtt_ns),
 		.in_loss = in_loss,

@@ -217,7 +217,8 @@ static __always_inline void dcc_rx_correct(const struct sock *sk,
 	const struct dcc_rx_slot *slot = dcc_rx_slot_of(h);
 	bool stamped = false;
 
-	if (atomic64_read(&slot->key) != dcc_rxts_key(ack, h >> DCC_RX_SLOT_BITS)) {
+	if (!dcc_rxts_key_match(atomic64_read(&slot->key),
+				dcc_rxts_key(ack, h >> DCC_RX_SLOT_BITS))) {
 		dcc_rx_count(DCC_RXC_NO_RECORD);
 		dcc_rx_count(DCC_RXC_STACK);
 		return;
@@ -256,6 +257,24 @@ static __always_inline void dcc_rx_correct(const struct sock *sk,
 		dcc_rx_lower_min_rtt(sk, s->rtt_ns);
 	}
 	dcc_rx_count(s->rx_src == DCC_RX_HW ? DCC_RXC_HW : DCC_RXC_SW);
+}
+
+/*
+ * The IP TTL (IPv6: hop limit) of the ACK cong_control is running for, as
+ * the probe recorded it; 0 when there is no record of this ACK
+ * (rx_timestamps off, the probe missed it, another socket's record).  For
+ * a law that scales its target by the hops a path crosses
+ * (dcc_ttl_hops()); not part of the sample, which every core takes.
+ */
+static __always_inline u8 dcc_rx_ttl(const struct sock *sk)
+{
+	u32 h = dcc_rx_hash(sk);
+	u64 k = atomic64_read(&dcc_rx_slot_of(h)->key);
+
+	if (!dcc_rxts_key_match(k, dcc_rxts_key(tcp_sk(sk)->snd_una,
+						h >> DCC_RX_SLOT_BITS)))
+		return 0;
+	return (u8)(k & DCC_RXTS_TTL_MASK);
 }
 
 /* ---- the sample ------------------------------------------------------------ */

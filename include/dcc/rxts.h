@@ -62,7 +62,8 @@ static inline enum dcc_rxts_verdict dcc_rxts_accept(u64 host_ns, bool has_rtt,
  *
  *	key	bits 63..32 the ACK's ack_seq; bits 29..24 the tag (6 bits
  *		of a hash of the socket, other than the bits that chose
- *		the slot); the rest 0
+ *		the slot); bits 7..0 the ACK's IP TTL (IPv6 hop limit; 0:
+ *		neither), which is not part of the match; the rest 0
  *	sw, hw, tx
  *		bits 63..48 the low 16 bits of ack_seq; bits 47..0 the low
  *		48 bits of a time in ns (2^48 ns = 78 hours): the software
@@ -83,10 +84,35 @@ static inline enum dcc_rxts_verdict dcc_rxts_accept(u64 host_ns, bool has_rtt,
 #define DCC_RXTS_T_MASK		((1ULL << DCC_RXTS_T_BITS) - 1)
 #define DCC_RXTS_NO_AGE		U64_MAX
 
+#define DCC_RXTS_TTL_MASK	0xffULL
+
+/* The key a reader matches: ack_seq and tag (TTL bits 0). */
 static inline u64 dcc_rxts_key(u32 ack_seq, u32 tag)
 {
 	return ((u64)ack_seq << 32) |
 	       ((u64)(tag & ((1U << DCC_RXTS_TAG_BITS) - 1)) << 24);
+}
+
+/* Does the record's key word @k belong to the ACK whose key is @key? */
+static inline bool dcc_rxts_key_match(u64 k, u64 key)
+{
+	return (k & ~DCC_RXTS_TTL_MASK) == key;
+}
+
+/*
+ * Hops the ACK crossed, from its TTL (IPv6: hop limit): the smallest of
+ * the initial TTLs in use (64: Linux and most hosts; 128: Windows; 255:
+ * network gear) that is at least @ttl, minus @ttl, as Swift derives its
+ * topology term's hop count.  0 for a TTL of 0 (none recorded): the
+ * caller tells "none" by the TTL, not by the count.
+ */
+static inline u32 dcc_ttl_hops(u8 ttl)
+{
+	if (!ttl)
+		return 0;
+	if (ttl <= 64)
+		return 64 - ttl;
+	return ttl <= 128 ? 128 - ttl : 255 - ttl;
 }
 
 /* A time word for @ack_seq: @t_ns's low 48 bits; 0 (none) if @t_ns is 0. */

@@ -48,8 +48,9 @@
  *	with fs_range <= 1e9 ns < 2^30 and r - rmax <= 2^32: < 2^62, times
  *	fs_magic <= 2^63 in 128 bits.
  *   target_base_ns: (base_target + hops * hop_us) us in ns, <= 2.65e10
- *	(< 2^35); plus the min RTT (<= 2^29 us from the stack, < 2^49 ns) in
- *	relative mode, plus fs: < 2^50.
+ *	(< 2^35); plus the flow's own base (swift_in.base_ns): the min RTT
+ *	(<= 2^29 us from the stack, < 2^49 ns) in relative mode, or the
+ *	per-path hop term (<= 255 * 1e5 us < 2^35 ns), plus fs: < 2^50.
  *   delay, rtt_ns: u32 ns <= 1e9 (the sample's clamp); the median window
  *	keeps them as they are.  MD cut = beta * (delay - t) / delay:
  *	2^16 * 2^30 < 2^47.
@@ -97,6 +98,7 @@ struct swift_params {
 	u32 target_mode;	/* 0 relative to the min RTT, 1 absolute */
 	u32 hops;		/* 0..255 */
 	u32 hop_us;		/* 0..1e5 */
+	u32 hop_ttl;		/* 0..1: hops from the ACK's TTL */
 	u32 fs_range_us;	/* 0..1e6 */
 	u32 fs_min_cwnd_mpkt;	/* 1..65535 */
 	u32 fs_max_cwnd;	/* 1..1e9 packets */
@@ -119,7 +121,7 @@ struct swift_params {
  * in struct swift_in.
  */
 struct swift_cfg {
-	u64 target_base_ns;	/* base_target + hops * hop_us, ns */
+	u64 target_base_ns;	/* base_target (+ hops * hop_us), ns */
 	u64 fs_range_ns;	/* flow-scaling range, ns (0 = off) */
 	u64 fs_rmin;		/* 1/sqrt(fs_min_cwnd), Q24 */
 	u64 fs_rmax;		/* 1/sqrt(fs_max_cwnd), Q24, < fs_rmin */
@@ -136,8 +138,15 @@ struct swift_cfg {
 	u32 pctl;		/* MSwift percentile (50 = median) */
 	u16 h_cap;		/* MSwift window cap, ACKs */
 	u16 pacing_pct;		/* pacing at >= 1 packet, % of cwnd / srtt */
+	u32 hop_ns;		/* h, per-hop target increment, ns (<= 1e8) */
+	u8 hops;		/* the hop count where no TTL gives one */
 	u8 fs_magic_shift;	/* 62 + ceil(log2(rmin - rmax)) */
 	bool relative;		/* target above the flow's min RTT */
+	/*
+	 * hop_ttl: target_base_ns has no hop term; the glue adds hops *
+	 * hop_ns per path, the count from the ACKs' TTL (swift_in.base_ns)
+	 */
+	bool hop_ttl;
 };
 
 /* Variant bits of struct swift_core.flags. */
@@ -191,6 +200,10 @@ struct swift_core {
 	u8 dec_shift;		/* the decision's window bucket, log2 */
 	u8 retx_cnt;		/* consecutive RTOs (saturates at 255) */
 	u8 flags;		/* SWIFT_LAZY | SWIFT_MEDIAN */
+	u8 glue_hops;		/* owned by the caller (tcp_swift: 1 + the hop
+				 * count last read from an ACK's TTL, 0: none
+				 * yet); the core never reads it
+				 */
 };
 
 /*
@@ -199,7 +212,13 @@ struct swift_core {
 struct swift_in {
 	u64 now_ns;		/* events: the clock (swift_on_ack: s->rx_ns) */
 	u64 srtt_ns;		/* smoothed RTT; SWIFT_SRTT_DEFAULT_NS if none */
-	u64 min_rtt_ns;		/* relative target's base; 0 = none yet */
+	u64 base_ns;		/* the flow's own part of the target, ns:
+				 * relative mode its min RTT (0 = none
+				 * yet), absolute mode the hop term the
+				 * glue reads per path (tcp_swift.c:
+				 * hop_ttl), else 0; the core adds it to
+				 * target_base_ns whatever the mode
+				 */
 	u32 cwnd_clamp;		/* snd_cwnd_clamp, packets */
 	u32 missing;		/* successive segments missing at snd_una
 				 * (neither SACKed nor delivered), counted up
@@ -262,14 +281,14 @@ void swift_decide(struct swift_core *st, const struct swift_cfg *c,
 		  const struct swift_in *in, u32 mss, struct dcc_decision *d);
 
 /*
- * The target the law compared the last ACK's delay with: target_base (+
- * the min RTT of that ACK, @min_rtt_ns, if relative) + fs of the window
+ * The target the law compared the last ACK's delay with: target_base +
+ * the flow's own base on that ACK (@base_ns, swift_in) + fs of the window
  * before the ACK.  Valid right after an ACK with a delay sample (trace).
  */
 static inline u64 swift_law_target_ns(const struct swift_core *st,
-				      const struct swift_cfg *c, u64 min_rtt_ns)
+				      const struct swift_cfg *c, u64 base_ns)
 {
-	return c->target_base_ns + (c->relative ? min_rtt_ns : 0) + st->fs_ns;
+	return c->target_base_ns + base_ns + st->fs_ns;
 }
 
 /* An RTO (every set_state(Loss)): cut, count, drop stale samples. */
@@ -296,7 +315,7 @@ void swift_md(struct swift_core *st, const struct swift_cfg *c, u64 delay_ns,
 enum swift_action swift_fr_cut(struct swift_core *st, const struct swift_cfg *c,
 			       u64 srtt_ns, u32 cwnd_clamp, u64 now_ns);
 void swift_decide_mark(struct swift_core *st, const struct swift_cfg *c,
-		       u64 srtt_ns, u64 min_rtt_ns, u32 mss,
+		       u64 srtt_ns, u64 base_ns, u32 mss,
 		       struct dcc_decision *d);
 
 /* The cwnd may be cut now: at most once per RTT (now - t_last >= srtt). */
@@ -373,7 +392,7 @@ static inline enum swift_action swift_aimd(struct swift_core *st,
 	} else {
 		fs = swift_fs_update(st, c);
 	}
-	t = c->target_base_ns + (c->relative ? in->min_rtt_ns : 0) + fs;
+	t = c->target_base_ns + in->base_ns + fs;
 	st->retx_cnt = 0;
 	if (delay_ns < t && in->cwnd_limited) {
 		if (prev >= SWIFT_ONE) {
@@ -524,7 +543,7 @@ static inline void swift_on_ack(struct swift_core *st, const struct swift_cfg *c
 		/* a local for the call, so the caller's @d may stay in registers */
 		struct dcc_decision nd;
 
-		swift_decide_mark(st, c, in->srtt_ns, in->min_rtt_ns, s->mss, &nd);
+		swift_decide_mark(st, c, in->srtt_ns, in->base_ns, s->mss, &nd);
 		d->rate_bytes_ps = nd.rate_bytes_ps;
 		d->cwnd_bytes = nd.cwnd_bytes;
 		d->changed = true;
@@ -553,8 +572,8 @@ void swift_cfg_fs(struct swift_cfg *c, u64 fs_min_cwnd, u64 fs_max_cwnd);
  */
 u64 swift_fs_ns(const struct swift_cfg *c, u64 cwnd);
 
-/* target(cwnd) = target_base (+ min RTT if relative) + fs(cwnd), ns */
-u64 swift_target_ns(const struct swift_cfg *c, u64 min_rtt_ns, u64 cwnd);
+/* target(cwnd) = target_base + the flow's base (swift_in) + fs(cwnd), ns */
+u64 swift_target_ns(const struct swift_cfg *c, u64 base_ns, u64 cwnd);
 
 /*
  * Pacing rate, bytes/s: pct/100 * cwnd * mss / rtt, pct 100 below one

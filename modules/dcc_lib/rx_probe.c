@@ -44,9 +44,9 @@
  * tcp_rcv_established() call, under the socket lock, normally on one CPU
  * with nothing in between.  So the probe leaves a record in a per-CPU
  * array of 64 slots, indexed by a hash of the socket pointer: the ACK's
- * ack_seq with 6 more bits of the socket hash (tag), the software and
- * hardware stamps as the skb carries them, and the send time of the data
- * acknowledged (include/dcc/rxts.h has the layout).  It copies and
+ * ack_seq with 6 more bits of the socket hash (tag) and its IP TTL, the
+ * software and hardware stamps as the skb carries them, and the send time
+ * of the data acknowledged (include/dcc/rxts.h has the layout).  It copies and
  * nothing else: no clock is read in the probe.  dcc_sample_get() reads its
  * CPU's slot and believes it only if the tag matches and ack_seq ==
  * tp->snd_una (after tcp_ack(), snd_una is the ack_seq of every ACK that
@@ -114,6 +114,8 @@
 #include <linux/netdevice.h>
 #include <linux/timekeeping.h>
 #include <linux/win_minmax.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <net/tcp.h>
 #include "dcc/dcc.h"
 #include "dcc/rxts.h"
@@ -355,6 +357,19 @@ static u64 dcc_rx_newest_tx(const struct sock *sk, u32 ack_seq)
 }
 
 /*
+ * The ACK's IP TTL (IPv6: hop limit), for the hop count a law may scale
+ * its target with (dcc_rx_ttl(), dcc_ttl_hops()); 0 for another protocol.
+ */
+static u8 dcc_skb_ttl(const struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP))
+		return ip_hdr(skb)->ttl;
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return ipv6_hdr(skb)->hop_limit;
+	return 0;
+}
+
+/*
  * Leave this dcc ACK's record for dcc_rx_correct(): copies only, no clock
  * read and no rule (both run in cong_control, which has the stack's clock
  * and the RTT).  The key word goes last, but a reader does not rely on the
@@ -374,7 +389,8 @@ static noinline void dcc_rx_record(struct sock *sk, struct sk_buff *skb, int mod
 	atomic64_set(&slot->tx, dcc_rxts_word(ack_seq, dcc_rx_newest_tx(sk, ack_seq)));
 	atomic64_set(&slot->sw, dcc_rxts_word(ack_seq, sw));
 	atomic64_set(&slot->hw, dcc_rxts_word(ack_seq, hw));
-	atomic64_set(&slot->key, dcc_rxts_key(ack_seq, h >> DCC_RX_SLOT_BITS));
+	atomic64_set(&slot->key, dcc_rxts_key(ack_seq, h >> DCC_RX_SLOT_BITS) |
+				 dcc_skb_ttl(skb));
 }
 
 /*

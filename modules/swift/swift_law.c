@@ -149,7 +149,10 @@ void swift_cfg_init(struct swift_cfg *c, const struct swift_params *p)
 	*c = (struct swift_cfg){
 		/* <= 1e6 + 255 * 1e5 us: < 2^35 ns */
 		.target_base_ns = ((u64)p->base_target_us +
-				   (u64)p->hops * p->hop_us) * 1000,
+				   (p->hop_ttl ? 0 : (u64)p->hops * p->hop_us)) * 1000,
+		.hop_ns = p->hop_us * 1000,
+		.hops = (u8)min_t(u32, p->hops, 255),
+		.hop_ttl = p->hop_ttl,
 		.fs_range_ns = (u64)p->fs_range_us * 1000,
 		.min_cwnd = SWIFT_MPKT_TO_Q16(p->min_cwnd_mpkt),
 		.init_cwnd = (u64)p->init_cwnd << SWIFT_SHIFT,
@@ -188,9 +191,9 @@ u64 swift_fs_ns(const struct swift_cfg *c, u64 cwnd)
 	return dcc_mul_div(c->fs_range_ns, r - c->fs_rmax, c->fs_rmin - c->fs_rmax);
 }
 
-u64 swift_target_ns(const struct swift_cfg *c, u64 min_rtt_ns, u64 cwnd)
+u64 swift_target_ns(const struct swift_cfg *c, u64 base_ns, u64 cwnd)
 {
-	return c->target_base_ns + (c->relative ? min_rtt_ns : 0) +
+	return c->target_base_ns + base_ns +
 	       swift_fs_ns(c, cwnd);
 }
 
@@ -277,7 +280,7 @@ static void swift_median_reset(struct swift_core *st)
  */
 static u64 swift_pacing_rtt_ns(const struct swift_core *st,
 			       const struct swift_cfg *c, u64 srtt_ns,
-			       u64 min_rtt_ns)
+			       u64 base_ns)
 {
 	u64 cwnd = st->cwnd, fs, cap;
 
@@ -289,7 +292,7 @@ static u64 swift_pacing_rtt_ns(const struct swift_core *st,
 	 * at (swift_law_target_ns()).
 	 */
 	fs = cwnd == st->fs_cwnd ? st->fs_ns : swift_fs_ns(c, cwnd);
-	cap = c->target_base_ns + (c->relative ? min_rtt_ns : 0) + fs;
+	cap = c->target_base_ns + base_ns + fs;
 	cap = max_t(u64, cap, st->last_delay_ns);
 	return min_t(u64, srtt_ns, max_t(u64, cap, 1));
 }
@@ -332,12 +335,12 @@ u32 swift_cwnd_pkts(u64 cwnd)
 /* The decision of the current state (swift_decide, swift_decide_mark). */
 static inline void swift_decision(const struct swift_core *st,
 				  const struct swift_cfg *c, u64 srtt_ns,
-				  u64 min_rtt_ns, u32 mss,
+				  u64 base_ns, u32 mss,
 				  struct dcc_decision *d)
 {
 	mss = max_t(u32, mss, 1);
 	d->rate_bytes_ps = swift_rate(st->cwnd, mss,
-				      swift_pacing_rtt_ns(st, c, srtt_ns, min_rtt_ns),
+				      swift_pacing_rtt_ns(st, c, srtt_ns, base_ns),
 				      c->pacing_pct);
 	/* <= 2^30 packets (the clamp) * 2^16 B */
 	d->cwnd_bytes = (u64)swift_cwnd_pkts(st->cwnd) * mss;
@@ -347,7 +350,7 @@ static inline void swift_decision(const struct swift_core *st,
 void swift_decide(struct swift_core *st, const struct swift_cfg *c,
 		  const struct swift_in *in, u32 mss, struct dcc_decision *d)
 {
-	swift_decision(st, c, in->srtt_ns, in->min_rtt_ns, mss, d);
+	swift_decision(st, c, in->srtt_ns, in->base_ns, mss, d);
 }
 
 /* No window is in the stale bucket (swift_decision_stands): decide next. */
@@ -367,13 +370,13 @@ static void swift_decision_stale(struct swift_core *st)
  * other srtt, and every larger one, moves it.
  */
 void swift_decide_mark(struct swift_core *st, const struct swift_cfg *c,
-		       u64 srtt_ns, u64 min_rtt_ns, u32 mss,
+		       u64 srtt_ns, u64 base_ns, u32 mss,
 		       struct dcc_decision *d)
 {
 	u64 cwnd = st->cwnd;
 	u8 shift;
 
-	swift_decision(st, c, srtt_ns, min_rtt_ns, mss, d);
+	swift_decision(st, c, srtt_ns, base_ns, mss, d);
 	if (cwnd < SWIFT_ONE || mss != (u16)mss) {
 		swift_decision_stale(st);
 		return;

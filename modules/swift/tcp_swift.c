@@ -39,7 +39,8 @@
  * shared; include/dcc/swift.h):
  *	cwnd, t_last_decrease, retransmit_cnt	core.cwnd (Q16), .t_last_decrease (ns),
  *						.retx_cnt
- *	base_target, hops * h			cfg.target_base_ns (+ the min RTT if relative)
+ *	base_target, hops * h			cfg.target_base_ns, + swift_in.base_ns (the
+ *						min RTT if relative; hops * h per path, hop_ttl)
  *	fs_range, fs_min_cwnd, fs_max_cwnd	cfg.fs_range_ns, .fs_rmin, .fs_rmax (1/sqrt, Q24)
  *	ai, beta, max_mdf			cfg.ai, .beta, .max_mdf (Q16)
  *	min_cwnd, RETX_RESET_THRESHOLD		cfg.min_cwnd, .retx_reset
@@ -62,8 +63,15 @@
  *    unless a class starts into a queue another class (another host or
  *    namespace, which cannot share a minimum) already holds.
  *  - hops: a CC callback cannot see the ACK's TTL ([S] derives the hop
- *    count from it), so hops is a module parameter (fabric diameter),
- *    default 0: the per-hop term is off unless the operator sets it.
+ *    count from it); dcc_lib's RX probe can, and records it with the
+ *    ACK's stamps, so with hop_ttl (default 1) each path's count is its
+ *    ACKs' (swift_hops_read()); the parameter hops is the count where
+ *    there is no record (rx_timestamps=off) or hop_ttl is 0.  The
+ *    operator's recipe for paths of different base RTTs in a fabric
+ *    whose RTT grows with the hops a path crosses: target_mode 1,
+ *    base_target_us = the RTT the hop term does not cover plus the
+ *    queueing allowance, hop_us = the RTT one hop adds (docs/swift.md,
+ *    "Mixed base RTTs").
  *  - the SACK-hole cut: applied on every ACK on which Linux marks packets
  *    lost (rs->losses > 0, i.e. SACK/RACK loss detection, the analogue of a
  *    hole in Swift's SACK bitmap), outside the Loss state, subject to the
@@ -130,8 +138,8 @@
  *    us at 100 Gbit/s, below a cross-pod BDP); the RTO is the stack's
  *    (production: 2 RTT, at least 1 ms; on Linux the route's rto_min).
  *    The testbed (testbed_params.sh) sets its own fs_range_us and
- *    fs_max_cwnd, scaled; hops is 0 by default, so hop_us is unused
- *    until an operator sets it.
+ *    fs_max_cwnd, scaled, and leaves hop_us at 1 us: the guest's paths
+ *    cross one router (one hop, 1 us over a 10 ms RTT).
  *
  * Code layout: everything per ACK that is not a kernel call lives in the
  * plain-C core (include/dcc/swift.h: swift_on_ack, inline, with the steps
@@ -168,6 +176,7 @@ static u32 base_target_us = 25;	/* queueing allowance (relative mode) */
 static u32 target_mode;			/* 0 relative, 1 absolute ([S]) */
 static u32 hops;			/* topology term off by default */
 static u32 hop_us = 1;			/* production ([H]: base_target / 6.55) */
+static u32 hop_ttl = 1;			/* hops from the ACKs' TTL (production) */
 static u32 fs_range_us = 100;		/* production: 5 * base_target, <= 100 us */
 static u32 fs_min_cwnd_mpkt = 100;	/* 0.1 packet ([H]) */
 static u32 fs_max_cwnd = 256;		/* packets (production; [H]: 100) */
@@ -199,6 +208,7 @@ static void swift_params_now(struct swift_params *p)
 		.target_mode = READ_ONCE(target_mode),
 		.hops = READ_ONCE(hops),
 		.hop_us = READ_ONCE(hop_us),
+		.hop_ttl = READ_ONCE(hop_ttl),
 		.fs_range_us = READ_ONCE(fs_range_us),
 		.fs_min_cwnd_mpkt = READ_ONCE(fs_min_cwnd_mpkt),
 		.fs_max_cwnd = READ_ONCE(fs_max_cwnd),
@@ -244,8 +254,10 @@ swift_param(base_target_us, 1, 1000000,
 swift_param(target_mode, 0, 1,
 	    "0 = target relative to tcp_min_rtt, 1 = absolute target as in Swift");
 swift_param(hops, 0, 255,
-	    "hop count for the topology-scaling term (CC cannot see the TTL)");
+	    "hop count for the topology-scaling term where the ACK's TTL gives none (or hop_ttl 0)");
 swift_param(hop_us, 0, 100000, "per-hop target increment h in us");
+swift_param(hop_ttl, 0, 1,
+	    "1: the hop count is each path's, from its ACKs' IP TTL (needs dcc_lib rx_timestamps on); 0: hops");
 swift_param(fs_range_us, 0, 1000000, "flow-scaling range in us (0 = no flow scaling)");
 swift_param(fs_min_cwnd_mpkt, 1, 65535,
 	    "cwnd at which flow scaling reaches fs_range, milli-packets");
@@ -326,6 +338,49 @@ static u64 swift_base_rtt_ns(const struct sock *sk, const struct swift *ca)
 }
 
 /*
+ * hop_ttl: the hop count of the socket's path, from its ACKs' IP TTL as
+ * dcc_lib's RX probe recorded it (dcc_rx_ttl(), dcc_ttl_hops()), as Swift
+ * takes its topology term's count from the TTL: read at the first ACK
+ * that has a record and then when dcc_share_due() (a path changes hops
+ * only with its route), kept in core.glue_hops as 1 + hops.  Without a
+ * record (dcc_lib rx_timestamps=off, or the probe missed every ACK so
+ * far) the count is the parameter hops.  Why per path: with an absolute
+ * target (target_mode 1) the hop term is what gives a longer path a
+ * higher target, as its base RTT is higher, without the operator setting
+ * a target per path and without a min RTT that a queue standing when the
+ * flow starts inflates (relative mode's limit; docs/swift.md, "Mixed
+ * base RTTs").  Capped at 254 hops.
+ */
+static void swift_hops_read(const struct sock *sk, struct swift *ca, u32 acked)
+{
+	u8 ttl;
+
+	if (ca->core.glue_hops && !dcc_share_due(tcp_sk(sk), acked))
+		return;
+	ttl = dcc_rx_ttl(sk);
+	if (ttl)
+		ca->core.glue_hops = 1 + min_t(u32, dcc_ttl_hops(ttl), 254);
+}
+
+/*
+ * The flow's own part of the target, ns (swift_in.base_ns): the relative
+ * base (swift_base_rtt_ns()) in relative mode, plus with hop_ttl the
+ * path's hop term hops * h (target_base_ns has none then).
+ */
+static u64 swift_flow_base_ns(const struct sock *sk, const struct swift *ca)
+{
+	const struct swift_cfg *c = &ca->snap->cfg;
+	u64 b = c->relative ? swift_base_rtt_ns(sk, ca) : 0;
+
+	if (c->hop_ttl) {
+		u32 hops = ca->core.glue_hops ? ca->core.glue_hops - 1U : c->hops;
+
+		b += (u64)hops * c->hop_ns;
+	}
+	return b;
+}
+
+/*
  * share_base_rtt (relative mode): read the lowest min RTT the
  * namespace's dcc flows have seen to this socket's destination
  * (dcc_shared_min_rtt_us(), which folds the socket's own in) at its first
@@ -361,8 +416,8 @@ static void swift_in_get(const struct sock *sk, const struct swift *ca,
 	*in = (struct swift_in){
 		.now_ns = tp->tcp_clock_cache,
 		.srtt_ns = swift_srtt_ns(sk),
-		/* 0 before any RTT sample; read only in relative mode */
-		.min_rtt_ns = ca->snap->cfg.relative ? swift_base_rtt_ns(sk, ca) : 0,
+		/* relative mode: 0 before any RTT sample */
+		.base_ns = swift_flow_base_ns(sk, ca),
 		.cwnd_clamp = tp->snd_cwnd_clamp,
 		.in_loss = inet_csk(sk)->icsk_ca_state == TCP_CA_Loss,
 	};
@@ -465,7 +520,7 @@ static u64 swift_target_now(const struct sock *sk, const struct swift *ca, u64 c
 {
 	const struct swift_cfg *c = &ca->snap->cfg;
 
-	return swift_target_ns(c, c->relative ? swift_base_rtt_ns(sk, ca) : 0, cwnd);
+	return swift_target_ns(c, swift_flow_base_ns(sk, ca), cwnd);
 }
 
 static void swift_init(struct sock *sk)
@@ -528,7 +583,7 @@ static __always_inline void swift_ack(struct sock *sk, struct swift *ca,
 		       inet_csk(sk)->icsk_ca_state == TCP_CA_Loss;
 	const struct swift_in in = {
 		.srtt_ns = swift_srtt_ns(sk),
-		.min_rtt_ns = c->relative ? swift_base_rtt_ns(sk, ca) : 0,
+		.base_ns = swift_flow_base_ns(sk, ca),
 		.cwnd_clamp = tcp_sk(sk)->snd_cwnd_clamp,
 		.cwnd_limited = tcp_is_cwnd_limited(sk),
 		.in_loss = in_loss,
@@ -549,7 +604,7 @@ static __always_inline void swift_ack(struct sock *sk, struct swift *ca,
 			    swift_target_now(sk, ca, ca->core.cwnd), 0);
 	if (SWIFT_D_LAW(d.flags) != SWIFT_NONE)
 		swift_trace(sk, ca, SWIFT_D_LAW(d.flags), dcc_sample_rtt_us(s),
-			    swift_law_target_ns(&ca->core, c, in.min_rtt_ns),
+			    swift_law_target_ns(&ca->core, c, in.base_ns),
 			    SWIFT_D_H(d.flags));
 }
 
@@ -578,6 +633,8 @@ static void swift_cong_control(DCC_CONG_CONTROL_ARGS(sk, rs))
 	dcc_sample_get(sk, rs, &s, 0);
 	if (ca->snap->share)
 		swift_share_read(sk, ca, s.acked);
+	if (ca->snap->cfg.hop_ttl)
+		swift_hops_read(sk, ca, s.acked);
 	swift_ack(sk, ca, &s);
 }
 

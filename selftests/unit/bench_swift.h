@@ -53,7 +53,7 @@ static void bench_load(u32 i, uint64_t *seed)
 
 	load_in[i] = (struct swift_in){
 		.now_ns = t * 1000, .srtt_ns = (u64)srtt * 1000,
-		.min_rtt_ns = BASE_US * 1000ULL, .cwnd_clamp = U32_MAX,
+		.base_ns = BASE_US * 1000ULL, .cwnd_clamp = U32_MAX,
 		.cwnd_limited = true,
 	};
 	load_s[i] = (struct dcc_sample){

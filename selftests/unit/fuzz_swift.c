@@ -80,13 +80,18 @@ static void read_params(struct fz *in, struct swift_params *p)
 	p->h_cap = (u32)fz_span(in, 1, 1024);
 	p->pctl = fz_bool(in) ? 50 : (u32)fz_span(in, 0, 100);
 	p->pacing_pct = (u32)fz_span(in, 100, 1000);
+	p->hop_ttl = fz_bool(in);	/* after the rest: an input keeps its parameters */
 }
 
-/* swift_in_get() of the glue */
+/*
+ * swift_in_get() of the glue; the flow's base is the min RTT in either
+ * mode: in absolute mode it stands for a per-path hop term, any value the
+ * glue may pass
+ */
 static void refresh_in(struct fuzz_sock *k)
 {
 	k->in.srtt_ns = k->srtt_us ? (u64)k->srtt_us * 1000 : SWIFT_SRTT_DEFAULT_NS;
-	k->in.min_rtt_ns = (u64)k->min_rtt_us * 1000;
+	k->in.base_ns = (u64)k->min_rtt_us * 1000;
 }
 
 /* ---- the checks -------------------------------------------------------- */
@@ -117,7 +122,7 @@ static void check_decision(const struct fuzz_sock *k, const struct dcc_decision 
 	fz_u128 want;
 
 	if (cwnd < SWIFT_ONE) {
-		u64 t = swift_target_ns(c, k->in.min_rtt_ns, cwnd);
+		u64 t = swift_target_ns(c, k->in.base_ns, cwnd);
 		u64 cap = t > k->st.last_delay_ns ? t : k->st.last_delay_ns;
 
 		pct = 100;
@@ -183,8 +188,8 @@ static void check_target(const struct fuzz_sock *k, u64 cwnd_before)
 {
 	const struct swift_cfg *c = &k->cfg;
 	u64 fs = swift_fs_ns(c, cwnd_before);
-	u64 base = c->target_base_ns + (c->relative ? k->in.min_rtt_ns : 0);
-	u64 t = swift_law_target_ns(&k->st, c, k->in.min_rtt_ns);
+	u64 base = c->target_base_ns + k->in.base_ns;
+	u64 t = swift_law_target_ns(&k->st, c, k->in.base_ns);
 
 	FUZZ_ASSERT(fs <= c->fs_range_ns, "fs %llu > range %llu",
 		    (unsigned long long)fs, (unsigned long long)c->fs_range_ns);

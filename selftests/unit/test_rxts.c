@@ -74,6 +74,18 @@ static void test_words(void)
 	CHECK(dcc_rxts_key(1, 1) != dcc_rxts_key(1, 2) &&
 	      dcc_rxts_key(1, 1) != dcc_rxts_key(2, 1),
 	      "key tells ack_seq and tag apart");
+	CHECK(dcc_rxts_key_match(dcc_rxts_key(5, 3) | 61, dcc_rxts_key(5, 3)) &&
+	      ((dcc_rxts_key(5, 3) | 61) & DCC_RXTS_TTL_MASK) == 61,
+	      "the TTL rides in bits 7..0, outside the match");
+	CHECK(!dcc_rxts_key_match(dcc_rxts_key(5, 3) | 61, dcc_rxts_key(6, 3)) &&
+	      !dcc_rxts_key_match(dcc_rxts_key(5, 3) | 61, dcc_rxts_key(5, 4)),
+	      "a TTL does not make another ACK's key match");
+	CHECK(dcc_ttl_hops(0) == 0 && dcc_ttl_hops(64) == 0 &&
+	      dcc_ttl_hops(61) == 3 && dcc_ttl_hops(1) == 63 &&
+	      dcc_ttl_hops(65) == 63 && dcc_ttl_hops(120) == 8 &&
+	      dcc_ttl_hops(128) == 0 && dcc_ttl_hops(129) == 126 &&
+	      dcc_ttl_hops(250) == 5 && dcc_ttl_hops(255) == 0,
+	      "hops from the TTL: initial 64, 128 or 255");
 	CHECK(dcc_rxts_word(7, 0) == 0, "no time: word 0");
 	CHECK(dcc_rxts_age(0, 7, real) == DCC_RXTS_NO_AGE, "word 0: no age");
 	w = dcc_rxts_word(0x12345678, real - 5000);

@@ -75,7 +75,7 @@ static enum swift_action law_ack(struct swift_core *l, const struct swift_cfg *c
 	struct dcc_decision d;
 
 	swift_on_ack(l, c, &in, &s, &d);
-	*t = swift_law_target_ns(l, c, in.min_rtt_ns);
+	*t = swift_law_target_ns(l, c, in.base_ns);
 	return SWIFT_D_LAW(d.flags);
 }
 
@@ -132,13 +132,39 @@ static void test_target(void)
 	CHECK(fabs(swift_target_ns(&c, 0, 10 * SWIFT_ONE) / 1000.0 - 39.3) < 0.1,
 	      "4 hops at cwnd 10: %.2f us, want 39.3",
 	      swift_target_ns(&c, 0, 10 * SWIFT_ONE) / 1000.0);
-	/* relative mode adds the flow's min RTT, absolute mode ignores it */
+	/*
+	 * the flow's own base (the min RTT in relative mode, the path's hop
+	 * term in absolute mode with hop_ttl: the glue's choice) is added in
+	 * either mode
+	 */
 	c.relative = true;
 	CHECK(swift_target_ns(&c, 1000000, 10 * SWIFT_ONE) ==
 	      1000000 + swift_target_ns(&c, 0, 10 * SWIFT_ONE), "relative: + min RTT");
 	c.relative = false;
-	CHECK(swift_target_ns(&c, 1000000, 10 * SWIFT_ONE) ==
-	      swift_target_ns(&c, 0, 10 * SWIFT_ONE), "absolute: no min RTT");
+	CHECK(swift_target_ns(&c, 3 * 3050, 10 * SWIFT_ONE) ==
+	      3 * 3050 + swift_target_ns(&c, 0, 10 * SWIFT_ONE), "absolute: + the hop term");
+	/* hop_ttl: the parameter's hops leave target_base to the glue */
+	{
+		struct swift_params p = { .base_target_us = 20, .hops = 4, .hop_us = 3,
+					  .target_mode = 1, .fs_min_cwnd_mpkt = 100,
+					  .fs_max_cwnd = 100, .beta_pm = 800,
+					  .max_mdf_pm = 500, .min_cwnd_mpkt = 1,
+					  .init_cwnd = 10, .ai_mpkt = 1000,
+					  .retx_reset = 5, .lswift_k = 5, .h_cap = 128,
+					  .pacing_pct = 200 };
+		struct swift_cfg h;
+
+		swift_cfg_init(&h, &p);
+		CHECK(h.target_base_ns == 32000 && !h.hop_ttl,
+		      "hop_ttl 0: base_target + hops * hop_us (%llu ns)",
+		      (unsigned long long)h.target_base_ns);
+		p.hop_ttl = 1;
+		swift_cfg_init(&h, &p);
+		CHECK(h.target_base_ns == 20000 && h.hop_ttl && h.hops == 4 &&
+		      h.hop_ns == 3000,
+		      "hop_ttl 1: base_target only; hops and hop_ns for the glue (%llu ns)",
+		      (unsigned long long)h.target_base_ns);
+	}
 	/* fs off when the range is 0 or min >= max */
 	c = htsim_cfg();
 	c.fs_range_ns = 0;
@@ -759,6 +785,17 @@ static u32 flow_base_rtt_us(const struct swift_flow *f)
 	return f->srtt8_us ? (f->srtt8_us >> 3 ? f->srtt8_us >> 3 : 1) : 0;
 }
 
+/* swift_flow_base_ns(): the relative base, plus with hop_ttl the hop term */
+static u64 flow_base_ns(const struct swift_flow *f)
+{
+	u64 b = f->cfg->relative ? (u64)flow_base_rtt_us(f) * 1000 : 0;
+
+	if (f->cfg->hop_ttl)
+		b += (u64)(f->st.glue_hops ? f->st.glue_hops - 1U : f->cfg->hops) *
+		     f->cfg->hop_ns;
+	return b;
+}
+
 /* swift_in_get() */
 static struct swift_in flow_in(const struct swift_flow *f, u64 now_ns)
 {
@@ -767,7 +804,7 @@ static struct swift_in flow_in(const struct swift_flow *f, u64 now_ns)
 	return (struct swift_in){
 		.now_ns = now_ns,
 		.srtt_ns = srtt_us ? (u64)srtt_us * 1000 : SWIFT_SRTT_DEFAULT_NS,
-		.min_rtt_ns = f->cfg->relative ? (u64)flow_base_rtt_us(f) * 1000 : 0,
+		.base_ns = flow_base_ns(f),
 		.cwnd_clamp = CLAMP_PKTS,
 	};
 }
@@ -879,6 +916,12 @@ struct sim {
 	u32 lswift_k;
 	u32 slow_ppm, slow_us;	/* the congested paths: share and extra delay */
 	bool relative;		/* target above each flow's min RTT (else base) */
+	u32 hop_us;		/* > 0: absolute target allow_us + hops * hop_us,
+				 * each flow's hops its base RTT / hop_us, as
+				 * the glue reads them from the ACKs' TTL
+				 * (hop_ttl): a fabric whose RTT is hop_us per
+				 * hop
+				 */
 	bool noshare;		/* share_base_rtt 0 (relative mode) */
 	bool moddef;		/* tcp_swift.c's module defaults, not the above */
 	bool hs_rtt;		/* init with the handshake's RTT sample */
@@ -945,6 +988,12 @@ static void sim_cfg(struct sim *s, struct swift_cfg *c, u32 lswift_k)
 		.h_cap = 128, .pctl = 50, .pacing_pct = 200,
 	};
 
+	if (s->hop_us) {
+		p.target_mode = 1;
+		p.base_target_us = s->allow_us;
+		p.hop_us = s->hop_us;
+		p.hop_ttl = 1;
+	}
 	swift_cfg_init(c, s->moddef ? &moddef : &p);
 }
 
@@ -975,6 +1024,9 @@ static void flow_start(struct sim *s, int i, int variant)
 		f->sb[k].seq = U64_MAX;
 	swift_core_init(&f->st, &s->cfg, (variant != V_SWIFT ? SWIFT_LAZY : 0) |
 			(variant == V_MSWIFT ? SWIFT_MEDIAN : 0), CLAMP_PKTS);
+	/* swift_hops_read() at the first ACK: the path's hops from the TTL */
+	if (s->hop_us)
+		f->st.glue_hops = (u8)(1 + s->base_us / s->hop_us);
 	if (s->hs_rtt) {
 		/*
 		 * a kernel socket has the handshake's RTT sample (srtt, min
@@ -1142,20 +1194,24 @@ static void test_model_fair(bool rel, bool noshare)
  * Two base-RTT classes on one bottleneck, 4 flows each (1 ms and @b2_us,
  * one destination per class).  @late < 0: started alternately 20 ms
  * apart; 0 / 1: the short / long class first, 1 ms apart, and the other
- * class 300 ms later, into the queue the first holds.  With the relative
- * target and the base shared per destination (the defaults) each flow
- * aims at the same queueing delay above its own base RTT; an absolute
- * target (base RTT of the short class + allowance) puts the long class's
- * target below its own RTT.  Returns Jain; *minfair the smallest flow
- * over its fair share.
+ * class 300 ms later, into the queue the first holds.  @mode 'r': the
+ * relative target and the base shared per destination (the defaults):
+ * each flow aims at the same queueing delay above its own base RTT; 'a':
+ * one absolute target (base RTT of the short class + allowance) puts the
+ * long class's target below its own RTT; 'h': the absolute target with
+ * the per-path hop term (hop_ttl), in a fabric of 500 us per hop (the
+ * classes cross 2 and b2_us / 500 hops): each class's target is its base
+ * RTT + allowance, and no min RTT is involved.  Returns Jain; *minfair
+ * the smallest flow over its fair share.
  */
-static double rtt_classes(bool rel, int v, u32 b2_us, int late, double *minfair,
+static double rtt_classes(char mode, int v, u32 b2_us, int late, double *minfair,
 			  double *util)
 {
 	struct sim *s = sim_new(1, 0, 0);
 	double t[MAXF], mn = 1e18;
 
-	s->relative = rel;
+	s->relative = mode == 'r';
+	s->hop_us = mode == 'h' ? 500 : 0;
 	for (int i = 0; i < 8; i++) {
 		bool second = late < 0 ? (i & 1) : ((i >= 4) ^ late);
 
@@ -1182,8 +1238,8 @@ static void test_model_rtt_classes(void)
 	/* lswift's law is swift's; its loss rule is the difference */
 	for (int v = 0; v <= 2; v++)
 		for (int k = 0; k < 2; k++) {
-			double mf, u, j = rtt_classes(true, v, b2[k], -1, &mf, &u);
-			double amf, au, aj = rtt_classes(false, v, b2[k], -1, &amf, &au);
+			double mf, u, j = rtt_classes('r', v, b2[k], -1, &mf, &u);
+			double amf, au, aj = rtt_classes('a', v, b2[k], -1, &amf, &au);
 
 			tap_begin("model: %s, 4 + 4 flows of base RTT 1 and %u ms, staggered: relative target (defaults) Jain %.3f, smallest %.2f of fair, util %.3f; absolute: Jain %.3f, smallest %.2f",
 				  vn[v], b2[k] / 1000, j, mf, u, aj, amf);
@@ -1195,13 +1251,32 @@ static void test_model_rtt_classes(void)
 	/* a class that starts into the queue the other holds (docs/swift.md) */
 	for (int v = 0; v <= 2; v++)
 		for (int late = 0; late <= 1; late++) {
-			double mf, u, j = rtt_classes(true, v, 2000, late, &mf, &u);
+			double mf, u, j = rtt_classes('r', v, 2000, late, &mf, &u);
 
 			tap_begin("model: %s, the %s class of 4 starts 300 ms after the other (base RTT 1 and 2 ms): Jain %.3f, smallest %.2f of fair, util %.3f",
 				  vn[v], late ? "1 ms" : "2 ms", j, mf, u);
 			CHECK(j >= 0.9 && mf >= 0.5, "fair although the class joins a standing queue");
 			tap_end_todo("the joining class counts the other's queue as base RTT: namespaces (hosts) cannot share a minimum");
 		}
+	/*
+	 * The per-path recipe (tcp_swift.c, hop_ttl): the absolute target
+	 * with the hop term, every start order, both RTT ratios
+	 */
+	for (int v = 0; v <= 2; v++)
+		for (int k = 0; k < 2; k++)
+			for (int late = -1; late <= 1; late++) {
+				double mf, u, j = rtt_classes('h', v, b2[k], late, &mf, &u);
+
+				tap_begin("model: %s, absolute target + hops from the TTL (500 us per hop), base RTT 1 and %u ms, %s: Jain %.3f, smallest %.2f of fair, util %.3f",
+					  vn[v], b2[k] / 1000,
+					  late < 0 ? "4 + 4 staggered" :
+					  late ? "the 1 ms class 300 ms after the other" :
+						 "the long class 300 ms after the other",
+					  j, mf, u);
+				CHECK(j >= 0.9 && mf >= 0.5 && u >= 0.95,
+				      "fair across RTT classes in every start order");
+				tap_end();
+			}
 }
 
 /* Sub-packet windows: 16 flows on a 100-us, 1 Gbit/s path (BDP 8 packets). */
