@@ -12,19 +12,26 @@
 #  - no path congested: both get the same goodput, within 10%;
 #  - one of the 4 paths congested (+5 ms one way, q = 1/4 < 1/3): a quarter
 #    of Swift's ACKs carry the slow path's delay (over target: an MD every
-#    RTT) and every slow packet is a SACK hole, so Swift collapses; MSwift's
+#    RTT), so Swift collapses; MSwift's
 #    median of the last W/2 delays is a fast-path delay (Thm 6): its goodput
 #    must be at least 2x Swift's in the same topology (paper: ~13x the CCT);
 #    and LSwift (Swift that cuts on a SACK-detected loss only after lswift_k
 #    = 5 successive holes: reordering-resilient, as MSwift's base) in the
 #    same topology isolates the median: MSwift's goodput at least 2x
-#    LSwift's (measured 6.9x in 3 guest runs: LSwift collapses on the delay
-#    signal alone, as Swift does; [M] reports MSwift's CCT inflation up to
-#    8.6x smaller than LSwift's, a different metric).
+#    LSwift's (LSwift collapses on the delay signal alone, as Swift does;
+#    [M] reports MSwift's CCT inflation up to 8.6x smaller than LSwift's, a
+#    different metric).  Measured with the reordering tolerance (6.1,
+#    2026-11-29): swift 13.4, lswift 13.9, mswift 93.9 Mbit/s, ratios 7.0
+#    and 6.75, every cut an MD on delay (6.9x over 3 runs under RACK).
 # +5 ms = half the base RTT (T_l < 2 T_s, the paper's model), above the
-# allowance (3 ms) so a slow-path ACK is over target.  Linux's own loss
-# detection is left at its defaults (RACK; see docs/swift.md for what that
-# means for Swift's SACK-hole cut).
+# allowance (3 ms) so a slow-path ACK is over target.  The senders of the
+# congested topology tolerate 300 packets of reordering (net_setup
+# --reorder-tol: RACK off, dupthresh 300), as a sprayed fabric's transport
+# does and as every spray scenario here: a slow packet is then late, not
+# lost, and what is measured is the delay signal ([M] Thm 3/5 vs 6).  With
+# Linux's default detection (RACK) every slow packet is also a SACK hole
+# (docs/swift.md, "Loss detection under reordering"); the cut types each
+# flow took are logged from the tracepoint either way.
 source "$(dirname "$0")/swift_common.sh"
 swift_require
 ktap_set_plan 6
@@ -59,7 +66,7 @@ ktap_test_result "4 clean paths: mswift alone fills $(fcalc "$G_MSW / $SW_RATE *
 	fge "$G_MSW" "$(fcalc "0.85 * $SW_RATE")"
 
 net_setup --rate-mbit "$SW_RATE" --rtt-ms "$SW_RTT" --limit-pkts 300 --paths 4 \
-	--congested 1 --congested-ms $EXTRA_MS
+	--congested 1 --congested-ms $EXTRA_MS --reorder-tol 300
 net_quickack
 # which cuts each flow took: MD (delay), FR (SACK-detected loss), RTO only
 TR=/sys/kernel/tracing ev=/sys/kernel/tracing/events/swift/swift_decision
