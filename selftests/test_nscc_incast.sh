@@ -9,17 +9,30 @@
 # drop, no RTO, no resend but tail-loss probes); >= 90% utilisation and
 # Jain >= 0.9 over t = 3..10 s (the two variants share the link fairly: without spraying MNSCC's median is the
 # raw delay's); the steady queue is back near the target (mean queueing
-# delay <= 3 x target).  Scale and settings: nscc_common.sh.
+# delay <= 3 x target).  The receiver's eight data sockets run nscc or
+# mnscc with ECN (ss at t = 4 s; iperf3 sets the client's -C on the
+# server's data socket): CE is echoed per packet, DCTCP-style, not as
+# Linux's classic ECE-until-CWR of the namespace's default (cubic).
+# Scale and settings: nscc_common.sh.
 source "$(dirname "$0")/nscc_common.sh"
 nscc_require
-ktap_set_plan 6
+ktap_set_plan 7
 
 N=8 DUR=10
 net_setup --senders $N --rate-mbit "$NS_RATE" --rtt-ms "$NS_RTT" --ecn-k-bytes "$NS_K" --limit-pkts 1500
 net_quickack
 net_start_flows --cc nscc --n 4 --duration $DUR &&
-	net_start_flows --cc mnscc --n 4 --duration $DUR &&
-	net_wait_flows || log_warn "a flow reported an error"
+	net_start_flows --cc mnscc --n 4 --duration $DUR || log_warn "a flow did not start"
+sleep 4
+# the receiver's sockets: ss prints each as two lines (addresses, info);
+# a data socket is one that has received more than 1 MB
+rcv=$(ss -N "$NET_NS_D" -tinH state established 2>/dev/null |
+	awk 'NR % 2 == 1 { next } match($0, /bytes_received:[0-9]+/) &&
+		substr($0, RSTART + 15, RLENGTH - 15) + 0 > 1e6 { n++
+			if ($0 ~ / m?nscc / && $0 ~ /dctcp:\(ce_state/) k++ }
+		END { printf "%d %d", n, k }')
+read -r rcv_n rcv_ok <<<"$rcv"
+net_wait_flows || log_warn "a flow reported an error"
 net_summarize --window 3 $DUR
 nscc_report incast
 util=$(net_get util_pct) jain=$(net_get jain) qd=$(net_get mean_qdelay_ms)
@@ -34,6 +47,8 @@ log_info "per flow (bit/s, t=3..$DUR s): $(awk -F'\t' 'NR > 1 { printf "%s:%s=%.
 tgt_ms=$(fcalc "$NS_TARGET_US / 1000")
 
 ktap_test_result "all $N flows used their CC (4 nscc, 4 mnscc)" [ "$(net_get cc_ok)" = 1 ]
+ktap_expect "receiver data sockets running nscc or mnscc with ECN (per-packet CE echo), of $rcv_n" \
+	"$rcv_ok" == $N
 # The bottleneck is RED with ecn nodrop (net_lib): ECT packets are marked
 # above K and non-ECT ones (SYNs, handshake ACKs) are queued, not dropped,
 # so all eight flows start together.  (With RED's default early drop of
