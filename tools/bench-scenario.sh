@@ -133,7 +133,7 @@ setup() {
 	# shellcheck disable=SC2034
 	NET_CONGESTED=0 NET_CONGESTED_MS='' NET_LIMIT_PKTS=$limit NET_LIMIT_BYTES=''
 	# shellcheck disable=SC2034
-	NET_CONGESTED_Q='' NET_CONGESTED_CE=0 NET_REORDER_TOL=0
+	NET_CONGESTED_Q='' NET_CONGESTED_CE=0 NET_REORDER_TOL=0 NET_ACK_HOPS=''
 	# an ECN CC (dctcp, nscc, ...) negotiates ECN everywhere, also on the
 	# drop-tail cases: without it dctcp falls back to "dctcp-reno" and the
 	# run would not be the CC it names (cc_ok 0)
