@@ -60,10 +60,13 @@ net_setup --rate-mbit "$SW_RATE" --rtt-ms "$SW_RTT" --limit-pkts 300 --paths 4 -
 net_quickack
 swift_set_target	# idle RTT with no congested path: the same target below
 spray_pair clean
-ktap_test_result "4 clean paths: swift $G_SW and mswift $G_MSW Mbit/s equal within 10%" \
-	eval 'fgt "$G_SW" 0 && fle "$(fcalc "($G_SW > $G_MSW ? $G_SW - $G_MSW : $G_MSW - $G_SW) / ($G_SW > $G_MSW ? $G_SW : $G_MSW)")" 0.10'
-ktap_test_result "4 clean paths: mswift alone fills $(fcalc "$G_MSW / $SW_RATE * 100")% of the link (>= 85%)" \
-	fge "$G_MSW" "$(fcalc "0.85 * $SW_RATE")"
+# the gap between the two, of the larger (nan if either is missing or 0)
+gap=$(awk -v a="$G_SW" -v b="$G_MSW" 'BEGIN { m = (a > b ? a : b)
+	print (a + 0 > 0 && b + 0 > 0 ? sprintf("%.3f", (a > b ? a - b : b - a) / m) : "nan") }')
+ktap_expect "4 clean paths: swift $G_SW and mswift $G_MSW Mbit/s, their gap of the larger" \
+	"$gap" '<=' 0.10
+ktap_expect "4 clean paths: mswift alone, goodput" "$G_MSW" '>=' "$(fcalc "0.85 * $SW_RATE")" Mbit/s \
+	"85% of the link"
 
 net_setup --rate-mbit "$SW_RATE" --rtt-ms "$SW_RTT" --limit-pkts 300 --paths 4 \
 	--congested 1 --congested-ms $EXTRA_MS --reorder-tol 300
@@ -86,11 +89,11 @@ done
 ratio=$(fcalc "$G_MSW / ($G_SW > 0.01 ? $G_SW : 0.01)")
 dcc_result congested_ratio "$ratio"
 ktap_test_result "every run used its CC (swift, mswift; lswift on the congested paths)" [ "$ok_cc" = 1 ]
-ktap_test_result "1 of 4 paths +$EXTRA_MS ms: mswift $G_MSW Mbit/s >= 2 x swift $G_SW Mbit/s (ratio $(fround "$ratio" 1))" \
-	fge "$ratio" 2
+ktap_expect "1 of 4 paths +$EXTRA_MS ms: mswift $G_MSW Mbit/s over swift $G_SW Mbit/s" \
+	"$(fround "$ratio" 2)" '>=' 2
 lratio=$(fcalc "$G_MSW / ($G_LSW > 0.01 ? $G_LSW : 0.01)")
 dcc_result congested_ratio_mswift_lswift "$lratio"
-ktap_test_result "1 of 4 paths +$EXTRA_MS ms, the median alone (both reordering-resilient): mswift $G_MSW Mbit/s >= 2 x lswift $G_LSW Mbit/s (ratio $(fround "$lratio" 2))" \
-	fge "$lratio" 2
+ktap_expect "1 of 4 paths +$EXTRA_MS ms, the median alone (both reordering-resilient): mswift $G_MSW Mbit/s over lswift $G_LSW Mbit/s" \
+	"$(fround "$lratio" 2)" '>=' 2
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
