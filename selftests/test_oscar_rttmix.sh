@@ -15,7 +15,7 @@
 # bytes_acked in 0.5 s bins (flow_metrics.sh).
 source "$(dirname "$0")/oscar_common.sh"
 oscar_require
-ktap_set_plan 6
+ktap_set_plan 8
 
 JOIN=3 DUR2=12
 P=/sys/module/tcp_oscar/parameters
@@ -51,7 +51,7 @@ done
 st=$(cat "$P/shared_target")
 ktap_test_result "both orders ran oscar without error, shared_target $st (the default, 1)" \
 	eval "((ok)) && [ '$st' = 1 ]"
-ktap_test_result "short flow first: Jain ${jain[0]} over the last half (>= 0.9)" fge "${jain[0]/nan/0}" 0.9
+ktap_expect "short flow first: Jain over the last half" "${jain[0]}" '>=' 0.9
 # Long flow first, the pair can lock at ~2:1 for the whole run (2026-11-28:
 # 64.8 vs 30.9 Mbit/s from 6 s to 15 s, Jain 0.89 in a full CI and 0.90 in
 # a guest of its own; two earlier CIs read 0.97 and 0.998): a known OSCAR
@@ -59,9 +59,11 @@ ktap_test_result "short flow first: Jain ${jain[0]} over the last half (>= 0.9)"
 # bound below stays hard.
 ktap_test_todo "long flow first: Jain ${jain[1]} over the last half (>= 0.9)" \
 	"the long-first pair can lock at ~2:1 (mixed base RTTs)" fge "${jain[1]/nan/0}" 0.9
-ktap_test_result "no flow below half its fair share: smaller share ${lo[0]} / ${lo[1]} of the two (>= 0.25)" \
-	eval 'fge "${lo[0]}" 0.25 && fge "${lo[1]}" 0.25'
-ktap_test_result "the two fill the link: ${util[0]}% / ${util[1]}% (>= 90%)" \
-	eval 'fge "${util[0]/nan/0}" 90 && fge "${util[1]/nan/0}" 90'
+for o in 0 1; do
+	k=$( ((o)) && echo "long flow first" || echo "short flow first")
+	ktap_expect "$k: the smaller flow's share of the two" "${lo[$o]}" '>=' 0.25 '' \
+		"half its fair share"
+	ktap_expect "$k: utilisation of the link" "${util[$o]}" '>=' 90 %
+done
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
