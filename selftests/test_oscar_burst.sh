@@ -23,7 +23,7 @@ source "$(dirname "$0")/oscar_common.sh"
 source "$(dirname "$0")/burst_lib.sh"
 oscar_require
 require_cmd bpftrace
-ktap_set_plan 10
+ktap_set_plan 15
 
 K=3
 P=/sys/module/tcp_oscar/parameters
@@ -49,13 +49,18 @@ done
 echo 1 >"$P/refill"
 
 ktap_test_result "1 long + $K short flows ran oscar without error, three times" eval '((ok))'
-ktap_test_result "utilisation during the burst ${util[1]}%, ${util[0]}% with refill = 0 (>= 80% both)" \
-	eval 'fge "${util[0]/nan/0}" 80 && fge "${util[1]/nan/0}" 80'
+for rf in 1 0; do
+	ktap_expect "refill = $rf: utilisation during the burst" "${util[$rf]}" '>=' 80 %
+done
 ktap_test_result "steps counted from the oscar_batch tracepoint: every flow within 20% of 1/$((K + 1)) after ${land[0]} / ${land[1]}, sum u settled after ${sumu[0]} / ${sumu[1]} (refill 0 / 1; 999: not during the burst; the paper: <= 2 and <= 4)" \
 	eval '[[ ${land[0]}${land[1]}${sumu[0]}${sumu[1]} =~ ^[0-9]+$ ]]'
-ktap_test_result "backlog sampled in 2 ms bins: ${qb[0]} / ${qb[1]} BDP held during the burst (refill 0 / 1; a queue: > 0.05), peak ${qa[0]} / ${qa[1]} BDP after the drain (<= the 1-BDP buffer; nan: no drain)" \
-	eval 'fge "${qb[0]/nan/0}" 0.05 && fle "${qb[0]/nan/9}" 1.05 && fle "${qa[0]/nan/0}" 1.05 &&
-	      fge "${qb[1]/nan/0}" 0.05 && fle "${qb[1]/nan/9}" 1.05 && fle "${qa[1]/nan/0}" 1.05'
+# the backlog, sampled in 2 ms bins: a queue held during the burst, none
+# above the 1-BDP buffer after the drain (nan: no drain, counted as 0)
+for rf in 0 1; do
+	ktap_expect "refill = $rf: backlog held during the burst" "${qb[$rf]}" in 0.05..1.05 BDP
+	ktap_expect "refill = $rf: peak backlog after the drain" "${qa[$rf]/nan/0}" '<=' 1.05 BDP \
+		"the 1-BDP buffer"
+done
 # Neither refill rule catches every drain (guest, 6 runs in a row,
 # 2026-11-28: refill = 1 at 3.8-6.6 RTT or 74-108 RTT, 3 of 6 each;
 # refill = 2 at 3.6-10 RTT, once 58.8).  Refill = 1 misses a drain that
@@ -71,9 +76,10 @@ ktap_test_todo "link >= 95% again ${rec[1]} RTT after the burst's end (the refil
 ktap_test_todo "refill = 2 (the armed run): link >= 95% again ${rec[2]} RTT after the burst's end (<= 30)" \
 	"a queue drained by the flows' own swing before the burst's end: the run is not armed, HAI refills" \
 	fle "${rec[2]/nan/999}" 30
-ktap_test_result "refill = 1 and 2: link >= 95% again ${rec[1]} / ${rec[2]} RTT after the burst's end (<= 200, the HAI bound)" \
-	eval 'fle "${rec[1]/nan/999}" 200 && fle "${rec[2]/nan/999}" 200'
-ktap_test_result "refill = 0 (the paper's HAI): link >= 95% again ${rec[0]} RTT after the burst's end (<= 200)" fle "${rec[0]/nan/999}" 200
+for rf in 1 2 0; do
+	ktap_expect "refill = $rf: RTTs from the burst's end until the link carries >= 95% again" \
+		"${rec[$rf]/nan/999}" '<=' 200 RTT "the HAI bound$( ((rf)) || echo "; refill 0 is the paper's HAI")"
+done
 ktap_test_result "refill is back at the default (1)" [ "$(cat "$P/refill")" = 1 ]
 ktap_test_result "no kernel warnings" check_dmesg_clean
 ktap_finished
