@@ -148,11 +148,8 @@ static u64 swift_sim_base_rtt_ns(const struct dcc_sim_sock *sk,
 static u64 swift_sim_flow_base_ns(const struct dcc_sim_sock *sk,
 				  const struct swift_sim *ca)
 {
-	u64 b = ca->cfg.relative ? swift_sim_base_rtt_ns(sk, ca) : 0;
-
-	if (ca->cfg.hop_ttl)
-		b += (u64)ca->cfg.hops * ca->cfg.hop_ns;
-	return b;
+	return (ca->cfg.relative ? swift_sim_base_rtt_ns(sk, ca) : 0) +
+	       swift_hop_term_ns(&ca->core, &ca->cfg);
 }
 
 /* dcc_share_due(): delivered crossed a multiple of DCC_SHARE_PKTS (128) */

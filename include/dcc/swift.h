@@ -202,7 +202,8 @@ struct swift_core {
 	u8 flags;		/* SWIFT_LAZY | SWIFT_MEDIAN */
 	u8 glue_hops;		/* owned by the caller (tcp_swift: 1 + the hop
 				 * count last read from an ACK's TTL, 0: none
-				 * yet); the core never reads it
+				 * yet); the law never reads it, only the glues'
+				 * helper swift_hop_term_ns()
 				 */
 };
 
@@ -574,6 +575,20 @@ u64 swift_fs_ns(const struct swift_cfg *c, u64 cwnd);
 
 /* target(cwnd) = target_base + the flow's base (swift_in) + fs(cwnd), ns */
 u64 swift_target_ns(const struct swift_cfg *c, u64 base_ns, u64 cwnd);
+
+/*
+ * For the glues' swift_in.base_ns: the path's hop term with hop_ttl, ns
+ * (0 without: target_base_ns has it then), from the count a glue keeps in
+ * st->glue_hops (1 + hops; 0: none read, the parameter's hops instead).
+ * <= 255 * 1e8 ns < 2^35.
+ */
+static inline u64 swift_hop_term_ns(const struct swift_core *st,
+				    const struct swift_cfg *c)
+{
+	if (!c->hop_ttl)
+		return 0;
+	return (u64)(st->glue_hops ? st->glue_hops - 1U : c->hops) * c->hop_ns;
+}
 
 /*
  * Pacing rate, bytes/s: pct/100 * cwnd * mss / rtt, pct 100 below one

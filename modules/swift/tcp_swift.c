@@ -370,14 +370,9 @@ static void swift_hops_read(const struct sock *sk, struct swift *ca, u32 acked)
 static u64 swift_flow_base_ns(const struct sock *sk, const struct swift *ca)
 {
 	const struct swift_cfg *c = &ca->snap->cfg;
-	u64 b = c->relative ? swift_base_rtt_ns(sk, ca) : 0;
 
-	if (c->hop_ttl) {
-		u32 hops = ca->core.glue_hops ? ca->core.glue_hops - 1U : c->hops;
-
-		b += (u64)hops * c->hop_ns;
-	}
-	return b;
+	return (c->relative ? swift_base_rtt_ns(sk, ca) : 0) +
+	       swift_hop_term_ns(&ca->core, c);
 }
 
 /*

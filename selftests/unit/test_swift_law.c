@@ -788,12 +788,8 @@ static u32 flow_base_rtt_us(const struct swift_flow *f)
 /* swift_flow_base_ns(): the relative base, plus with hop_ttl the hop term */
 static u64 flow_base_ns(const struct swift_flow *f)
 {
-	u64 b = f->cfg->relative ? (u64)flow_base_rtt_us(f) * 1000 : 0;
-
-	if (f->cfg->hop_ttl)
-		b += (u64)(f->st.glue_hops ? f->st.glue_hops - 1U : f->cfg->hops) *
-		     f->cfg->hop_ns;
-	return b;
+	return (f->cfg->relative ? (u64)flow_base_rtt_us(f) * 1000 : 0) +
+	       swift_hop_term_ns(&f->st, f->cfg);
 }
 
 /* swift_in_get() */
