@@ -134,6 +134,24 @@ static __always_inline s64 dcc_rx_offset(bool tai)
 
 /* ---- the RX correction ---------------------------------------------------- */
 
+/*
+ * The probe's record of the ACK cong_control is running for (ack_seq ==
+ * snd_una, this socket's tag), or NULL; *@key gets its key word (the TTL
+ * in its low bits).
+ */
+static __always_inline const struct dcc_rx_slot *
+dcc_rx_record_of(const struct sock *sk, u64 *key)
+{
+	u32 h = dcc_rx_hash(sk);
+	const struct dcc_rx_slot *slot = dcc_rx_slot_of(h);
+
+	*key = atomic64_read(&slot->key);
+	if (!dcc_rxts_key_match(*key, dcc_rxts_key(tcp_sk(sk)->snd_una,
+						   h >> DCC_RX_SLOT_BITS)))
+		return NULL;
+	return slot;
+}
+
 #define DCC_RX_REFUSED U64_MAX
 
 /*
@@ -212,13 +230,12 @@ static __always_inline void dcc_rx_correct(const struct sock *sk,
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	u64 max_ns = (u64)READ_ONCE(dcc_rx_host_max_us) * NSEC_PER_USEC;
-	u64 now = tp->tcp_clock_cache, host = DCC_RX_REFUSED, w;
-	u32 ack = tp->snd_una, h = dcc_rx_hash(sk);
-	const struct dcc_rx_slot *slot = dcc_rx_slot_of(h);
+	u64 now = tp->tcp_clock_cache, host = DCC_RX_REFUSED, key, w;
+	u32 ack = tp->snd_una;
+	const struct dcc_rx_slot *slot = dcc_rx_record_of(sk, &key);
 	bool stamped = false;
 
-	if (!dcc_rxts_key_match(atomic64_read(&slot->key),
-				dcc_rxts_key(ack, h >> DCC_RX_SLOT_BITS))) {
+	if (!slot) {
 		dcc_rx_count(DCC_RXC_NO_RECORD);
 		dcc_rx_count(DCC_RXC_STACK);
 		return;
@@ -268,13 +285,9 @@ static __always_inline void dcc_rx_correct(const struct sock *sk,
  */
 static __always_inline u8 dcc_rx_ttl(const struct sock *sk)
 {
-	u32 h = dcc_rx_hash(sk);
-	u64 k = atomic64_read(&dcc_rx_slot_of(h)->key);
+	u64 k;
 
-	if (!dcc_rxts_key_match(k, dcc_rxts_key(tcp_sk(sk)->snd_una,
-						h >> DCC_RX_SLOT_BITS)))
-		return 0;
-	return (u8)(k & DCC_RXTS_TTL_MASK);
+	return dcc_rx_record_of(sk, &k) ? (u8)(k & DCC_RXTS_TTL_MASK) : 0;
 }
 
 /* ---- the sample ------------------------------------------------------------ */
