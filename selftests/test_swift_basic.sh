@@ -32,7 +32,7 @@ else
 fi
 
 # 2-4. tunables: a bad write is refused and the old value stays
-ktap_params_refused "$MOD" "base_target_us 0" "base_target_us 1000001" "target_mode 2" "hops 256" \
+ktap_params_refused "$MOD" "base_target_us 0" "base_target_us 1000001" "target_mode 2" "hops 256" "hop_ttl 2" "hop_ttl -1" \
 	"fs_range_us 1000001" "fs_min_cwnd_mpkt 0" "fs_max_cwnd 0" "ai_mpkt 0" \
 	"ai_mpkt 65536" "beta_pm 1001" "max_mdf_pm 0" "max_mdf_pm 1001" \
 	"min_cwnd_mpkt 0" "init_cwnd 0" "retx_reset 0" "lswift_k 256" "h_cap 0" \
