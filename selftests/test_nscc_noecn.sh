@@ -25,7 +25,7 @@
 # (buffer 1500 packets).  Scale and settings: nscc_common.sh.
 source "$(dirname "$0")/nscc_common.sh"
 nscc_require
-ktap_set_plan 11
+ktap_set_plan 14
 
 N=4 DUR=10
 mode0=$(<"$NS_P/ecn_backstop_mode")
@@ -55,8 +55,8 @@ for case in A B; do
 	en=$(grep -a -c "dctcp:(ce_state" "$NET_RUN/raw_ss.txt")
 	ktap_test_result "$case ($what): all flows used their CC" [ "$(net_get cc_ok)" = 1 ]
 	if [[ $case == A ]]; then
-		ktap_test_result "A: ECN negotiated on the data sockets (ss: $en lines with ECN info, $fb fallback)" \
-			eval '((en > 0 && fb == 0))'
+		ktap_expect "A: ECN negotiated: ss lines of the data sockets with ECN info" "$en" '>' 0
+		ktap_expect "A: ss lines with dctcp:fallback_mode" "$fb" == 0
 	else
 		# SYNs the router rewrote (pedit packet counts, every sender)
 		strips=0
@@ -65,8 +65,9 @@ for case in A B; do
 				jq '[.[] | .options.actions[]? | select(.kind == "pedit") | .stats.packets] | add // 0')
 			strips=$((strips + ${v:-0}))
 		done
-		ktap_test_result "B: ECN not negotiated (router stripped ECE/CWR from $strips SYNs; ss: $fb lines dctcp:fallback_mode, $en with ECN)" \
-			eval '((strips > 0 && fb > 0 && en == 0))'
+		ktap_expect "B: SYNs the router stripped of ECE/CWR" "$strips" '>' 0
+		ktap_expect "B: ECN not negotiated: ss lines with dctcp:fallback_mode" "$fb" '>' 0
+		ktap_expect "B: ss lines with ECN info" "$en" == 0
 	fi
 	ktap_expect "$case: utilisation" "$util" '>=' 90 %
 	ktap_expect "$case: mean queueing delay" "$qd" '<=' "$(fcalc "3 * $tgt_ms")" ms "3 x the target"
