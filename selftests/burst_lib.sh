@@ -13,7 +13,10 @@
 # and for oscar every per-batch decision
 # (the oscar_batch tracepoint: the steps, with the batch delay and branch
 # for reading a run).  The long flows are the L ports seen first; the
-# burst spans the other ports' first to last bin.
+# burst spans the other ports' first to last bin.  The benchmark's guest keeps
+# the trace raw; tools/bench-report computes these figures from it on the
+# host (burst_figs, the same definitions; tools/bench-selftest compares
+# the two on one trace).
 #
 #   burst_bt CC DEV IFINDEX    the bpftrace script (DEV: the bottleneck,
 #                              IFINDEX its index: the backlog probe's cheap
@@ -35,7 +38,9 @@
 #                              SECONDS (from sender 1); the figures in
 #                              BURST_FIGS (burst_metrics' line, or seven
 #                              "nan"); 1 if the trace or a flow failed or
-#                              the trace began late.
+#                              the trace began late.  With BURST_RAW=1
+#                              (the benchmark): the trace and flows only,
+#                              no figures.
 #                              Not in a subshell: net_lib's flow state is
 #                              the caller's
 #   burst_loss_case CC K L     no collapse after loss: one burst_run of K
@@ -188,6 +193,8 @@ burst_run() { # CC K SECONDS [L]
 		--duration "$secs" || ok=0; }
 	net_wait_flows || ok=0
 	net_bpftrace_stop 60 "$pid"	# END prints the maps: seconds under TCG
+	# the benchmark's guest writes raw data only (its figures: the host's)
+	[[ ${BURST_RAW:-0} == 1 ]] && return $((!ok))
 	if ! BURST_FIGS=$(burst_metrics "$log" "$k" "$NET_RATE_MBIT" "$NET_RTT_MS" "$nl"); then
 		echo "burst_run: the trace began within 10 RTT of the burst (no baseline)" >&2
 		ok=0

@@ -3,7 +3,8 @@
 #
 # tools/bench-scenario.sh: run benchmark scenarios for a list of congestion
 # controls through the netns bottleneck of selftests/net_lib.sh.  Runs inside
-# the guest (root, netem); tools/bench starts it and analyses what it writes.
+# the guest (root, netem) and writes raw data only; tools/bench starts it and
+# tools/bench-report computes every figure from what it wrote, on the host.
 #
 #   --scenarios "A B"  any of: steady joinleave incast rttfair ecn spray cpu
 #                      (default: steady)
@@ -60,11 +61,11 @@
 #              (tcp_rack_advance) with the same probe pair; the data sender's
 #              sockets only; raw maps in DIR/cpu/bpftrace.txt
 #
-# Output: DIR/<scenario>/<cc>/<case>/<rep>/ (net_lib's run dir: flows.csv,
-# queue.csv, iperf.csv, summary.*, flow*.json, plus rx.csv: per-flow
-# receiver-side throughput "t,flow,bps", t = flow start + interval end), and
-# DIR/results.tsv, long format "scenario cc case rep metric value" (all
-# metrics computed from the run; tools/bench-report adds the time-series ones).
+# Output: DIR/<scenario>/<cc>/<case>/<rep>/ (net_lib's run dir: flows.tsv,
+# flows.csv, queue.csv, iperf.csv, flow*.json, net.conf; burst: burst.txt),
+# DIR/cpu/ (the cpu scenario's bpftrace maps), and DIR/runs.tsv, one line
+# per run in the order they ran: "scenario cc case rep flows_ok" (flows_ok
+# 1: every flow, and a burst's trace, ran without error).
 # Exit 1 if any run failed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,8 +73,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/selftests/net_lib.sh"
 # shellcheck source=../selftests/burst_lib.sh
 source "$root/selftests/burst_lib.sh"
-# shellcheck source=../selftests/flow_metrics.sh
-source "$root/selftests/flow_metrics.sh"
 
 scenarios=steady ccs="cubic bbr dctcp" dur=10 phase=5 incast="4 16 64" paths=4 burst="1 3 7" burst_s=1
 spray_q=''
@@ -104,22 +103,19 @@ while (($#)); do
 done
 out=${out:-$DCC_OUT/bench}
 mkdir -p "$out"
-res=$out/results.tsv
-[[ -e $res ]] || printf 'scenario\tcc\tcase\trep\tmetric\tvalue\n' >"$res"
+runs=$out/runs.tsv
+[[ -e $runs ]] || printf 'scenario\tcc\tcase\trep\tflows_ok\n' >"$runs"
 
 t_start=${EPOCHREALTIME/./}
 progress() { echo "[bench $(((${EPOCHREALTIME/./} - t_start) / 1000000))s] $*"; }
 
 [[ $(id -u) == 0 ]] || { echo "bench-scenario: needs root (run it in the guest)" >&2; exit 1; }
 
-# emit SCENARIO CC CASE REP METRIC VALUE...: rows of results.tsv
-emit() {
-	local s=$1 c=$2 k=$3 r=$4
-	shift 4
-	while (($# >= 2)); do
-		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$c" "$k" "$r" "$1" "$2" >>"$res"
-		shift 2
-	done
+# ran SCENARIO CC CASE REP OK: the run's line in runs.tsv, and its log line
+ran() {
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" >>"$runs"
+	progress "$1 $2 $3 rep $4: $(($(wc -l <"$NET_RUN/flows.tsv") + 0)) flow(s), $(($(wc -l <"$NET_RUN/queue.csv" 2>/dev/null || echo 1) - 1)) bottleneck samples$( (($5)) || echo ', FLOW ERROR')"
+	(($5)) || failed=1
 }
 
 # setup CC [net_setup args]: a fresh topology for CC (ECN if it needs it)
@@ -143,67 +139,6 @@ setup() {
 	if [[ $quickack == 1 ]]; then net_quickack || return 1; fi
 }
 
-# rx.csv: receiver-side per-flow throughput from the servers' intervals
-rx_csv() {
-	local run=$NET_RUN files=() f
-	for f in "$run"/flow*.server.json; do [[ -s $f ]] && files+=("$f"); done
-	{
-		echo "t,flow,bps"
-		((${#files[@]})) || return 0
-		jq -r '(input_filename | capture("flow(?<f>[0-9]+)\\.server\\.json$").f) as $f |
-			.intervals[]?.sum | select(. != null) | [$f, .end, .bits_per_second] | @tsv' \
-			"${files[@]}" 2>/dev/null |
-			awk -F'\t' 'NR == FNR { st[$1] = $5; next }
-				($1 in st) { printf "%.3f,%s,%.0f\n", st[$1] + $2, $1, $3 }' "$run/flows.tsv" - |
-			sort -t, -k2,2n -k1,1g
-	} >"$run/rx.csv"
-}
-
-# incast_tl1 T_END: the CCC paper's suppression time T_L1 of the run, in
-# RTTs: from the last flow's start until the backlog stays under one BDP
-# (RTT < 2 RTT_min) up to T_END, at queue.csv's 100 ms resolution
-incast_tl1() {
-	local t0 x
-	t0=$(net_last_start)
-	x=$(fm_settle_below "$NET_RUN/queue.csv" "$t0" "$1" $((rate * rtt * 125)))
-	awk -v x="$x" -v t="$rtt" 'BEGIN { print (x == "nan" ? "nan" : sprintf("%.1f", x * 1000 / t)) }'
-}
-
-# finish SCENARIO CC CASE REP OK: summarise the run, emit the standard metrics
-finish() {
-	local s=$1 c=$2 k=$3 r=$4 ok=$5
-	rx_csv
-	if ! net_summarize; then
-		progress "$s $c $k rep $r: FAILED (no summary)"
-		failed=1
-		return 1
-	fi
-	local -A v=()
-	local key x
-	while IFS=$'\t' read -r key x; do v[$key]=$x; done <"$NET_RUN/summary.tsv"
-	local q
-	q=$(awk -v m="${v[mean_rtt_ms]}" -v p="${v[p99_rtt_ms]}" -v b="$rtt" -v d="${v[drops]}" \
-		-v sp="$(awk -F, 'NR > 1 { a = (a == "" ? $7 : a); b = $7 } END { print b - a }' "$NET_RUN/queue.csv")" \
-		'function f(x) { return (x == "nan" ? "nan" : sprintf("%.3f", x - b)) }
-		BEGIN { printf "%s %s %s", f(m), f(p), (sp + d > 0 ? sprintf("%.3f", 100 * d / (sp + d)) : "nan") }')
-	local qm qp loss
-	read -r qm qp loss <<<"$q"
-	emit "$s" "$c" "$k" "$r" \
-		thr_mbit "$(awk -v b="${v[agg_window_throughput_bps]}" 'BEGIN { printf "%.2f", b / 1e6 }')" \
-		util_pct "${v[util_pct]}" jain "${v[jain]}" \
-		rtt_mean_ms "${v[mean_rtt_ms]}" rtt_p99_ms "${v[p99_rtt_ms]}" \
-		qdelay_mean_ms "$qm" qdelay_p99_ms "$qp" \
-		iperf_rtt_mean_ms "${v[iperf_mean_rtt_ms]}" \
-		retrans "${v[retransmits]}" backlog_mean_pkts "${v[mean_backlog_pkts]}" \
-		backlog_p99_pkts "${v[p99_backlog_pkts]}" backlog_max_pkts "${v[max_backlog_pkts]}" \
-		drops "${v[drops]}" marks "${v[marks]}" loss_pct "$loss" \
-		cc_ok "${v[cc_ok]}" flows_ok "$ok"
-	[[ $s == incast ]] && emit "$s" "$c" "$k" "$r" tl1_rtt "$(incast_tl1 "${v[window_t2]}")"
-	progress "$s $c $k rep $r: $(net_summary_line)$( ((ok)) || echo ', FLOW ERROR')"
-	((ok && v[cc_ok] == 1)) || failed=1
-	return 0
-}
-
 # one_case SCENARIO CC CASE -- net_setup args -- flow args: a topology, then
 # reps runs of net_run_flows with the flow args
 one_case() {
@@ -220,7 +155,7 @@ one_case() {
 		net_new_run "$out/$s/$c/$k/$r"
 		ok=1
 		net_run_flows --cc "$c" "${fa[@]}" || ok=0
-		finish "$s" "$c" "$k" "$r" "$ok"
+		ran "$s" "$c" "$k" "$r" "$ok"
 	done
 	net_cleanup
 }
@@ -276,7 +211,7 @@ scenario_spray() { # CC
 # burst_s seconds, then stop (see the header); the bpftrace and the
 # figures: selftests/burst_lib.sh.  Case k<K>, or l<L>k<K> for L > 1.
 scenario_burst() { # CC
-	local c=$1 kk k l cs r ok m drops
+	local c=$1 kk k l cs r ok
 	for kk in $burst; do
 		k=${kk#*+} l=1
 		[[ $kk == *+* ]] && l=${kk%+*}
@@ -287,17 +222,8 @@ scenario_burst() { # CC
 			progress "burst $c $kk rep $r/$reps: $l long flow(s), $k join for $burst_s s"
 			net_new_run "$out/burst/$c/$cs/$r"
 			ok=1
-			burst_run "$c" "$k" "$burst_s" "$l" || ok=0
-			read -r -a m <<<"$BURST_FIGS"
-			# the bottleneck's drops over the run (queue.csv: cumulative)
-			drops=$(awk -F, 'NR == 2 { d0 = $4 } NR > 1 { d = $4 }
-				END { print (NR > 1 ? d - d0 : "nan") }' "$NET_RUN/queue.csv" 2>/dev/null)
-			emit burst "$c" "$cs" "$r" rec_rtt "${m[0]}" burst_util_pct "${m[1]}" \
-				q_burst_bdp "${m[4]}" q_after_bdp "${m[5]}" drops "${drops:-nan}" \
-				jain_after "${m[6]}"
-			[[ $c == oscar ]] && emit burst "$c" "$cs" "$r" land_steps "${m[2]}" sumu_steps "${m[3]}"
-			progress "burst $c $kk rep $r: link >= 95% again ${m[0]} RTT after the burst; util in the burst ${m[1]}%, backlog ${m[4]} BDP (mean) in it, ${m[5]} (peak) after the drain, ${drops:-nan} drops, long flows' Jain ${m[6]} from 100 RTT after$([[ $c == oscar ]] && echo "; landing ${m[2]} steps, sum u settled after ${m[3]}")$( ((ok)) || echo ', FLOW ERROR')"
-			((ok)) || failed=1
+			BURST_RAW=1 burst_run "$c" "$k" "$burst_s" "$l" || ok=0
+			ran burst "$c" "$cs" "$r" "$ok"
 		done
 		net_cleanup
 	done
@@ -332,7 +258,7 @@ scenario_joinleave() { # CC
 			fi
 		done
 		net_wait_flows || ok=0
-		finish joinleave "$c" 1-2-4-8-4-1 "$r" "$ok"
+		ran joinleave "$c" 1-2-4-8-4-1 "$r" "$ok"
 	done
 	net_cleanup
 }
@@ -446,5 +372,5 @@ for s in $run_list; do
 	done
 	[[ $s == steady ]] && cpu_stop
 done
-progress "done; $res"
+progress "done; $runs"
 exit $failed
