@@ -134,6 +134,21 @@ ktap_test_result() {
 # An empty or non-numeric GOT fails a numeric OP: a measurement that
 # broke is a failure, never a pass.
 ktap_expect() {
+	if _ktap_compare "$@"; then ktap_test_pass "$_KTAP_LINE"; else ktap_test_fail "$_KTAP_LINE"; fi
+}
+
+# ktap_expect_todo REASON DESC GOT OP WANT [UNIT [WHY]]: ktap_expect for a
+# goal the module does not meet in every run yet: a miss is a known
+# failure (ktap_test_xfail with REASON), the bound still written once
+ktap_expect_todo() {
+	local reason=$1
+	shift
+	if _ktap_compare "$@"; then ktap_test_pass "$_KTAP_LINE"; else ktap_test_xfail "$_KTAP_LINE" "$reason"; fi
+}
+
+# _ktap_compare DESC GOT OP WANT [UNIT [WHY]]: ktap_expect's verdict
+# (status) and its result line (_KTAP_LINE)
+_ktap_compare() {
 	local desc=$1 got=$2 op=$3 want=$4 unit=${5:+ $5} why=${6:+; $6}
 	local ok=0 num='^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$' lo hi exp
 	local -A cmp=(['>=']=fge ['<=']=fle ['>']=fgt ['<']=flt)
@@ -156,11 +171,8 @@ ktap_expect() {
 		exp="?"
 		log_warn "ktap_expect: unknown OP '$op'" ;;
 	esac
-	if ((ok)); then
-		ktap_test_pass "$desc: ${got:-(none)}$unit (expected $exp$why)"
-	else
-		ktap_test_fail "$desc: ${got:-(none)}$unit (expected $exp$why)"
-	fi
+	_KTAP_LINE="$desc: ${got:-(none)}$unit (expected $exp$why)"
+	((ok))
 }
 
 # ktap_test_todo "desc" "reason" CMD...: pass if CMD succeeds, else a known

@@ -161,6 +161,24 @@ rxlog() {
 	log_info "$1: rx_hw $(cat $P/rx_hw) rx_sw $(cat $P/rx_sw) rx_stack $(cat $P/rx_stack) rx_rejects $(cat $P/rx_rejects) rx_no_record $(cat $P/rx_no_record) rx_tx_ns $(cat $P/rx_tx_ns); this flow: $((after - before)) samples, $nrec no record"
 }
 
+# hook_case NAME HOOK SECS MIN NOT: rx_hook switched to HOOK at run time,
+# one dcc flow of SECS s: the hook active, the kprobes listed not NOT, at
+# least MIN samples, most on the software stamp, <= 5% without a record
+hook_case() {
+	local name=$1 hook=$2 secs=$3 min=$4 not=$5 n sw0
+	echo "$hook" >$P/rx_hook
+	kprobes_diag "$hook"
+	sw0=$(cat $P/rx_sw)
+	dcc_flow "$secs"
+	rxlog "$name (rx_hook_active $(cat $P/rx_hook_active))"
+	n=$((after - before))
+	ktap_expect "$name: rx_hook_active" "$(cat $P/rx_hook_active)" == "$hook"
+	ktap_test_result "$name: kprobes on tcp_rcv_established listed: $nkp (expected not $not; ? without debugfs)" [ "$nkp" != "$not" ]
+	ktap_expect "$name: samples" "$n" '>=' "$min"
+	ktap_expect "$name: samples on the software stamp" "$(share_pct $(($(cat $P/rx_sw) - sw0)) "$n")" '>' 50 %
+	ktap_expect "$name: samples without a record ($nrec of $n; the first flow, tracepoint: $tp_nrec of $tp_n)" "$(share_pct "$nrec" "$n")" '<=' 5 %
+}
+
 # a dcc flow over loopback: samples are counted, the stamps used
 log_cmd modprobe "$MOD" rx_timestamps=auto
 if command -v iperf3 >/dev/null && modprobe tcp_$CC 2>/dev/null; then
@@ -180,31 +198,10 @@ if command -v iperf3 >/dev/null && modprobe tcp_$CC 2>/dev/null; then
 	# the probe's ns send time matches the skb the stack timed
 	ktap_expect "auto: samples with a ns-exact send time (rx_tx_ns)" "$(cat $P/rx_tx_ns)" '>' 0
 
-	# the kprobe fallback, switched to at run time: the same figures
-	echo kprobe >$P/rx_hook
-	kprobes_diag kprobe
-	sw0=$(cat $P/rx_sw)
-	dcc_flow 3
-	rxlog "kprobe (rx_hook_active $(cat $P/rx_hook_active))"
-	n=$((after - before))
-	ktap_expect "kprobe: rx_hook_active" "$(cat $P/rx_hook_active)" == kprobe
-	ktap_test_result "kprobe: kprobes on tcp_rcv_established listed: $nkp (expected not 0; ? without debugfs)" [ "$nkp" != 0 ]
-	ktap_expect "kprobe: samples" "$n" '>=' 100
-	ktap_expect "kprobe: samples on the software stamp" "$(share_pct $(($(cat $P/rx_sw) - sw0)) "$n")" '>' 50 %
-	ktap_expect "kprobe: samples without a record ($nrec of $n; tracepoint: $tp_nrec of $tp_n)" "$(share_pct "$nrec" "$n")" '<=' 5 %
-
-	# and back to the tracepoint: the kprobe is gone, the stamps used
-	echo tracepoint >$P/rx_hook
-	kprobes_diag tracepoint
-	sw0=$(cat $P/rx_sw)
-	dcc_flow 1
-	rxlog "tracepoint again (rx_hook_active $(cat $P/rx_hook_active))"
-	n=$((after - before))
-	ktap_expect "tracepoint again: rx_hook_active" "$(cat $P/rx_hook_active)" == tracepoint
-	ktap_test_result "tracepoint again: kprobes on tcp_rcv_established listed: $nkp (expected not 1; ? without debugfs)" [ "$nkp" != 1 ]
-	ktap_expect "tracepoint again: samples" "$n" '>=' 30
-	ktap_expect "tracepoint again: samples on the software stamp" "$(share_pct $(($(cat $P/rx_sw) - sw0)) "$n")" '>' 50 %
-	ktap_expect "tracepoint again: samples without a record ($nrec of $n)" "$(share_pct "$nrec" "$n")" '<=' 5 %
+	# the kprobe fallback, switched to at run time: the same figures; and
+	# back to the tracepoint: the kprobe is gone, the stamps used
+	hook_case kprobe kprobe 3 100 0
+	hook_case "tracepoint again" tracepoint 1 30 1
 
 	echo off >$P/rx_timestamps
 	dcc_flow 1
