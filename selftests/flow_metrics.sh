@@ -4,7 +4,7 @@
 # Time-series metrics over a net_lib run's flows.csv (columns: t, flow, cc,
 # cwnd, rtt_ms, pacing_rate_bps, delivery_rate_bps, bytes_acked, retrans,
 # ...; t in seconds since the run's t0, one row per flow per sample).
-# Used by the algorithm tests and the benchmark.
+# Used by the algorithm tests.
 #
 #   fm_bins CSV BIN_S            per-flow throughput per bin:
 #                                "bin_end_s flow bps" lines, from bytes_acked
@@ -16,14 +16,6 @@
 #                                next bin too; "nan" if never
 #   fm_retrans_between CSV T1 T2  retransmitted segments (all flows) in [T1,T2]
 #   fm_mean_rtt_ms CSV T1 T2      mean of ss RTT samples in [T1,T2], all flows
-#   fm_settle_below QCSV T0 T1 BYTES
-#                                seconds from T0 until the bottleneck backlog
-#                                (queue.csv: t, backlog_bytes, ...) is below
-#                                BYTES in every later sample up to T1 ("for
-#                                good"); 0 if it is from T0 on, "nan" if the
-#                                last sample before T1 is not.  With BYTES =
-#                                one BDP: the CCC paper's T_L1 (RTT back under
-#                                2 RTT_min) at the sampling's resolution
 
 fm_bins() { # CSV BIN_S
 	awk -F, -v bin="$2" 'NR > 1 {
@@ -78,17 +70,4 @@ fm_retrans_between() { # CSV T1 T2
 fm_mean_rtt_ms() { # CSV T1 T2
 	awk -F, -v a="$2" -v b="$3" 'NR > 1 && $1 >= a && $1 <= b && $5 > 0 { s += $5; n++ }
 		END { if (n) printf "%.3f\n", s / n; else print "nan" }' "$1"
-}
-
-fm_settle_below() { # QCSV T0 T1 BYTES
-	awk -F, -v t0="$2" -v t1="$3" -v lim="$4" '
-	NR > 1 && $1 >= t0 && $1 <= t1 {
-		n++; if ($2 >= lim) last = $1
-		if (prev != "") nxt[prev] = $1
-		prev = $1; end = $1 }
-	END {
-		if (!n) print "nan"
-		else if (last == "") print 0
-		else if (last == end) print "nan"
-		else printf "%.3f\n", nxt[last] - t0 }' "$1"
 }
